@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Runs every test/**/*.test.ts with node's own runner (tsx as the loader).
+// Node 20's `--test` takes no globs, so the file list is collected here.
+// Usage: node scripts/test.mjs [substring …]  — only files whose path contains one of them.
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const root = new URL('..', import.meta.url).pathname;
+const walk = (dir) => readdirSync(dir).flatMap((n) => {
+  const p = join(dir, n);
+  return statSync(p).isDirectory() ? walk(p) : p.endsWith('.test.ts') ? [p] : [];
+});
+const filters = process.argv.slice(2);
+const files = walk(join(root, 'test'))
+  .map((p) => relative(root, p))
+  .filter((p) => filters.length === 0 || filters.some((f) => p.includes(f)))
+  .sort();
+if (files.length === 0) {
+  console.error(`no test files matched ${filters.join(' ') || 'test/**/*.test.ts'}`);
+  process.exit(1);
+}
+const concurrency = process.env.FLOWER_TEST_CONCURRENCY ?? '2';
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, FLOWER_TEST: '1' },
+});
+process.exit(r.status ?? 1);
