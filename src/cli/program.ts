@@ -1,0 +1,118 @@
+/**
+ * The command line. Global flags (-w, -r, -v) are accepted before or after the subcommand.
+ * Usage errors exit 2 with usage; deliberate stops exit 1 with one clear line; never a stack trace
+ * for a user error (set FLOWER_DEBUG=1 to see one).
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { FlowerError } from '../errors.js';
+import { CliExit, EXIT, type CliIO } from './io.js';
+import { once, type OnceOptions } from './once.js';
+import { run } from './run.js';
+import { sim } from './sim.js';
+
+export interface GlobalOptions {
+  workspace: string;
+  runDir: string;
+  verbose: boolean;
+}
+
+const VERSION = '0.1.0';
+
+function positiveNumber(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`'${v}' is not a positive number.`);
+  return n;
+}
+
+function port(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`'${v}' is not a port (0-65535).`);
+  return n;
+}
+
+export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): Command {
+  const program = new Command('flower')
+    .description('A long-horizon agent framework on the Claude Agent SDK.')
+    .version(VERSION, '-V, --version')
+    .option('-w, --workspace <dir>', "the agents' working directory (created if missing)", '.')
+    .option('-r, --run-dir <dir>', 'sessions.db, manifest.json, lineage.json — relative to the current directory, not the workspace', 'runs')
+    .option('-v, --verbose', 'show tool calls, subagent activity and the effective configuration', false)
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .exitOverride();
+
+  const globals = (): GlobalOptions => {
+    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean }>();
+    return { workspace: o.workspace, runDir: o.runDir, verbose: o.verbose };
+  };
+
+  program
+    .command('once')
+    .description('run one agent on PROMPT: no workflow, no lineage; prints the answer, the session id, cost and turns')
+    .argument('<prompt>', 'what to do')
+    .option('-i, --instructions <text>', 'rules appended to the Claude Code system prompt')
+    .option('-t, --tools <list>', 'comma-separated tools that need no approval', 'Read,Glob,Grep')
+    .addOption(new Option('-p, --permission-mode <mode>', 'permission mode').choices(['default', 'acceptEdits', 'plan', 'bypassPermissions']).default('default'))
+    .option('-b, --budget <usd>', 'stop when the cost reaches this many USD', positiveNumber)
+    .option('--resume <sid>', 'continue this session')
+    .option('--fork', 'with --resume: continue under a new session id, leaving the original untouched', false)
+    .exitOverride()
+    .action((prompt: string, o: OnceOptions) => settle(once(prompt, o, globals(), io)));
+
+  program
+    .command('run')
+    .description('run your own Workflow: FILE is an ES module exporting a Workflow (or a function returning one)')
+    .argument('<target>', 'FILE[:EXPORT] (EXPORT defaults to default, then workflow)')
+    .option('--new', 'archive lineage.json, 需求.md and 目标.md into .flower/notes/archive/<ts>/ and start fresh', false)
+    .exitOverride()
+    .action((target: string, o: { new: boolean }) => settle(run(target, o, globals(), io)));
+
+  program
+    .command('sim')
+    .description('serve a scripted model (Anthropic Messages API) on 127.0.0.1 — test workflows offline against the real harness')
+    .requiredOption('--script <file>', 'a JSON scenario (see docs/sim.md)')
+    .option('--port <n>', 'port to listen on (0 = any free port)', port, 0)
+    .exitOverride()
+    .action((o: { script: string; port: number }) => settle(sim(o, globals(), io)));
+
+  return program;
+}
+
+/** Run the CLI in-process. Resolves to the exit code. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  let pending: Promise<number> | undefined;
+  const program = buildProgram(io, (p) => { pending = p; });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    if (!pending) {
+      program.outputHelp();
+      return EXIT.usage;
+    }
+    return await pending;
+  } catch (e) {
+    return report(e, io);
+  }
+}
+
+function report(e: unknown, io: CliIO): number {
+  if (e instanceof CommanderError) {
+    // help and version are not errors; everything else commander raises is a usage error
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
+    return EXIT.usage;
+  }
+  if (e instanceof CliExit) {
+    if (e.message) io.stderr.write(`${e.message}\n`);
+    return e.code;
+  }
+  if (FlowerError.is(e)) {
+    io.stderr.write(`x ${e.message}\n`);
+    if (io.env.FLOWER_DEBUG) io.stderr.write(`${e.stack ?? ''}\n`);
+    return EXIT.failure;
+  }
+  io.stderr.write(`x internal error: ${e instanceof Error ? e.message : String(e)} (set FLOWER_DEBUG=1 for the stack)\n`);
+  if (io.env.FLOWER_DEBUG && e instanceof Error) io.stderr.write(`${e.stack ?? ''}\n`);
+  return EXIT.failure;
+}

@@ -1,0 +1,87 @@
+/**
+ * The credential chain. Every existing source is read; the first source that defines a key wins,
+ * per key: process env → $FLOWER_ENV → ./.env → ${XDG_CONFIG_HOME:-~/.config}/flower/.env.
+ * The host's ~/.claude is never read (portability contract): what flower runs on is what it was given.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+
+export type EnvMap = Record<string, string | undefined>;
+
+/** `KEY=VAL` per line, `#` comments, optional `export `, surrounding quotes stripped. Pure. */
+export function parseDotenv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) continue;
+    let v = m[2]!;
+    const q = v[0];
+    if ((q === '"' || q === "'") && v.length >= 2 && v.endsWith(q)) v = v.slice(1, -1);
+    else v = v.replace(/\s+#.*$/, '');
+    out[m[1]!] = v;
+  }
+  return out;
+}
+
+export function configHome(env: EnvMap = process.env): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  return path.join(xdg && xdg.trim() ? xdg : path.join(env.HOME || os.homedir(), '.config'), 'flower');
+}
+
+export function envFiles(env: EnvMap = process.env, cwd = process.cwd()): string[] {
+  const files: string[] = [];
+  if (env.FLOWER_ENV) files.push(path.resolve(cwd, env.FLOWER_ENV));
+  files.push(path.join(cwd, '.env'));
+  files.push(path.join(configHome(env), '.env'));
+  return [...new Set(files)];
+}
+
+export interface ResolvedEnv {
+  /** process env overlaid on the files' values (process env wins per key) */
+  env: Record<string, string>;
+  /** files that existed and were read, in priority order */
+  read: string[];
+  /** every file looked in */
+  lookedIn: string[];
+}
+
+export function resolveEnv(env: EnvMap = process.env, cwd = process.cwd()): ResolvedEnv {
+  const lookedIn = envFiles(env, cwd);
+  const read: string[] = [];
+  const merged: Record<string, string> = {};
+  for (const file of lookedIn) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    read.push(file);
+    for (const [k, v] of Object.entries(parseDotenv(text))) if (!(k in merged)) merged[k] = v;
+  }
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
+  return { env: merged, read, lookedIn };
+}
+
+export const CREDENTIAL_KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const;
+
+/** Throws a ConfigError naming the variables and every file looked in when no credential is set. */
+export function requireCredentials(resolved: ResolvedEnv): void {
+  if (CREDENTIAL_KEYS.some((k) => (resolved.env[k] ?? '').trim() !== '')) return;
+  throw new ConfigError(
+    'no-credentials',
+    `No credentials: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway token) in the environment, ` +
+      `or in one of these files (KEY=VALUE lines): ${resolved.lookedIn.join(', ')}. ` +
+      `To try flower without a key, run \`flower demo\`.`,
+  );
+}
+
+/** Mask a secret for display: the first 4 characters and the length, never the rest. */
+export function maskSecret(v: string | undefined): string {
+  if (!v) return '(unset)';
+  return `${v.slice(0, 4)}… (${v.length} chars)`;
+}

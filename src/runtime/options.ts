@@ -1,0 +1,145 @@
+/**
+ * Turning an AgentSpec into SDK options and a child environment.
+ *
+ * The private config dir (sdk-facts §0): the SDK parent maps transcript frames to store keys through
+ * ITS OWN `CLAUDE_CONFIG_DIR`; if the child writes elsewhere the store silently receives nothing. So
+ * one private dir per process is set in `process.env` AND passed to every child — which also keeps
+ * the host's ~/.claude out of flower's runs, and leaves no stale local transcript to resume from
+ * (sdk-facts §4.4 H), because the dir is new for every process and removed at exit.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Options, SessionStore } from '@anthropic-ai/claude-agent-sdk';
+import type { AgentSpec, Hooks } from './spec.js';
+
+let configDir: string | undefined;
+
+export function privateConfigDir(): string {
+  if (configDir && fs.existsSync(configDir)) return configDir;
+  configDir = fs.mkdtempSync(path.join(os.tmpdir(), `flower-claude-${process.pid}-`));
+  process.env.CLAUDE_CONFIG_DIR = configDir;
+  const dir = configDir;
+  process.once('exit', () => {
+    try { fs.rmSync(dir, { recursive: true, force: true }); } catch { /* best effort */ }
+  });
+  return configDir;
+}
+
+/** Local transcripts the child wrote: never the source of truth (the store is), so drop them. */
+export function forgetLocalTranscripts(): void {
+  if (!configDir) return;
+  try { fs.rmSync(path.join(configDir, 'projects'), { recursive: true, force: true }); } catch { /* best effort */ }
+}
+
+/** Variables that would make the child behave as if nested in another Claude Code session. */
+const DROP_FROM_PARENT = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SSE_PORT'];
+
+export interface ChildEnvInput {
+  /** the resolved environment (process env overlaid on the .env chain) */
+  base: Record<string, string>;
+  spec: AgentSpec;
+  /** CLAUDE_CODE_MAX_RETRIES: flower owns resilience, so the binary's own retry storm is capped */
+  maxRetries: number;
+  /** extra settings computed by the runtime (compaction, idle timeouts) */
+  extra?: Record<string, string>;
+}
+
+export function childEnv({ base, spec, maxRetries, extra = {} }: ChildEnvInput): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (!DROP_FROM_PARENT.includes(k)) env[k] = v;
+  env.CLAUDE_CONFIG_DIR = privateConfigDir();
+  env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = '1';
+  env.CLAUDE_CODE_MAX_RETRIES = String(maxRetries);
+  Object.assign(env, extra, spec.env);
+  // Credentials come from flower's chain only; a spec cannot smuggle different ones in silently.
+  for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const) {
+    if (base[k] !== undefined) env[k] = base[k];
+  }
+  env.CLAUDE_CONFIG_DIR = privateConfigDir();
+  return env;
+}
+
+export function compactEnv(spec: AgentSpec, handoff: boolean): Record<string, string> {
+  const policy = spec.compact ?? (handoff ? { mode: 'no_summary' as const } : undefined);
+  if (!policy) return {};
+  const env: Record<string, string> = {};
+  if (policy.mode === 'no_summary') env.DISABLE_AUTO_COMPACT = '1';
+  if (policy.mode === 'off') env.DISABLE_COMPACT = '1';
+  if (policy.window) env.CLAUDE_CODE_AUTO_COMPACT_WINDOW = String(policy.window);
+  return env;
+}
+
+export function mergeHooks(...groups: (Hooks | undefined)[]): Hooks | undefined {
+  const out: Hooks = {};
+  let any = false;
+  for (const g of groups) {
+    if (!g) continue;
+    for (const [ev, matchers] of Object.entries(g) as [keyof Hooks, NonNullable<Hooks[keyof Hooks]>][]) {
+      if (!matchers?.length) continue;
+      out[ev] = [...(out[ev] ?? []), ...matchers];
+      any = true;
+    }
+  }
+  return any ? out : undefined;
+}
+
+export interface BuildInput {
+  spec: AgentSpec;
+  cwd: string;
+  store: SessionStore;
+  env: Record<string, string>;
+  resume?: string;
+  fork?: boolean;
+  resumeAt?: string;
+  /** the id to give a NEW session, so lineage can be written before the child even starts */
+  sessionId?: string;
+  hooks?: Hooks;
+  abortController: AbortController;
+  stderr?: (data: string) => void;
+  additionalDirectories?: string[];
+}
+
+export function newSessionId(): string {
+  return crypto.randomUUID();
+}
+
+export function buildOptions(i: BuildInput): Options {
+  const { spec } = i;
+  const o: Options = {
+    cwd: i.cwd,
+    systemPrompt: spec.instructions
+      ? { type: 'preset', preset: 'claude_code', append: spec.instructions }
+      : { type: 'preset', preset: 'claude_code' },
+    settingSources: [],
+    allowedTools: spec.allowedTools,
+    disallowedTools: spec.disallowedTools,
+    permissionMode: spec.permissionMode,
+    mcpServers: spec.mcpServers,
+    sessionStore: i.store,
+    // eager: a kill -9 mid-turn still leaves the prompt and finished messages in sessions.db
+    sessionStoreFlush: 'eager',
+    includePartialMessages: true, // the watchdog's heartbeat
+    env: i.env,
+    abortController: i.abortController,
+  };
+  if (spec.permissionMode === 'bypassPermissions') o.allowDangerouslySkipPermissions = true;
+  if (spec.model) o.model = spec.model;
+  if (spec.effort) o.effort = spec.effort;
+  if (spec.maxTurns) o.maxTurns = spec.maxTurns;
+  if (spec.maxBudgetUsd) o.maxBudgetUsd = spec.maxBudgetUsd;
+  if (spec.agents) o.agents = spec.agents;
+  const hooks = mergeHooks(spec.hooks, i.hooks);
+  if (hooks) o.hooks = hooks;
+  if (i.stderr) o.stderr = i.stderr;
+  if (i.additionalDirectories?.length) o.additionalDirectories = i.additionalDirectories;
+  if (i.resume) {
+    o.resume = i.resume;
+    if (i.fork) o.forkSession = true;
+    if (i.resumeAt) o.resumeSessionAt = i.resumeAt;
+  } else if (i.sessionId) {
+    o.sessionId = i.sessionId;
+  }
+  return o;
+}

@@ -1,0 +1,216 @@
+/**
+ * Runtime — runs one agent step on the real SDK and records it.
+ *
+ * `run()` = options → spawn → stream → measure → (break / classify / wait / resume) → StepResult →
+ * manifest row. The session id reaches `onSession` the moment it exists (before spawn for a new
+ * session, since we choose its id) — continuity's first invariant: a kill -9 one second later must
+ * still find the step→session mapping on disk.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SessionStore } from '@anthropic-ai/claude-agent-sdk';
+import { ConfigError, errorText } from '../errors.js';
+import { requireCredentials, resolveEnv, type EnvMap, type ResolvedEnv } from '../config/index.js';
+import { SqliteSessionStore, projectKeyFor } from '../store/index.js';
+import { runAttempt, type AttemptOutcome } from './attempt.js';
+import type { EventSink } from './events.js';
+import { Manifest, newRunId, type StepResult } from './manifest.js';
+import { buildOptions, childEnv, compactEnv, forgetLocalTranscripts, newSessionId } from './options.js';
+import type { AgentSpec, Hooks } from './spec.js';
+
+/** The store surface the runtime needs beyond the SDK's SessionStore. */
+export interface FlowerStore extends SessionStore {
+  hasSession(sessionId: string, projectKey?: string): boolean;
+  lastContext(sessionId: string, opts?: { projectKey?: string }): number;
+  close(): void;
+}
+
+export interface RuntimeOptions {
+  /** the agent's working directory; created if missing (default '.') */
+  workspace?: string;
+  /** sessions.db, manifest.json, lineage.json — relative to the CURRENT directory, not the workspace (default 'runs') */
+  runDir?: string;
+  /** environment to resolve credentials from (default process.env) */
+  env?: EnvMap;
+  /** the binary's own retries before flower's loop decides (default 2, env FLOWER_CLI_RETRIES) */
+  cliRetries?: number;
+  /** seconds without model output before the watchdog interrupts the turn (default 300, env FLOWER_WATCHDOG) */
+  watchdogS?: number;
+  /** handoff on → the child's auto-compact is off unless a spec sets a compact policy */
+  handoff?: boolean;
+  /** warnings meant for the person (corrupt files kept aside, …); default: stderr */
+  onWarning?: (message: string) => void;
+  /** a store to use instead of `<runDir>/sessions.db` */
+  store?: FlowerStore;
+}
+
+export interface RunOptions {
+  stepName?: string;
+  resume?: string;
+  /** with `resume`: continue the history under a new session id */
+  fork?: boolean;
+  /** with `resume`: cut the history after this assistant message uuid */
+  resumeAt?: string;
+  onEvent?: EventSink;
+  onSession?: (sessionId: string) => void;
+  /** extra hooks for this call (guards are added by roles) */
+  hooks?: Hooks;
+}
+
+const posNum = (v: string | undefined): number | undefined => {
+  const n = v === undefined ? NaN : Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+};
+
+export class Runtime {
+  readonly workspace: string;
+  readonly runDir: string;
+  readonly runId: string;
+  readonly projectKey: string;
+  readonly manifest: Manifest;
+  readonly store: FlowerStore;
+  /** set by a Workflow around a step's own agent call (never around a gate's) */
+  onSession: ((sessionId: string) => void) | undefined;
+  private readonly resolved: ResolvedEnv;
+  private readonly cliRetries: number;
+  private readonly watchdogS: number;
+  private readonly handoff: boolean;
+  private readonly warn: (m: string) => void;
+  private readonly live = new Set<() => void>();
+  private inflight: { result: StepResult; index: number } | undefined;
+  private closed = false;
+  private total = 0;
+
+  constructor(o: RuntimeOptions = {}) {
+    const env = o.env ?? process.env;
+    this.warn = o.onWarning ?? ((m) => process.stderr.write(`! ${m}\n`));
+    this.resolved = resolveEnv(env);
+    requireCredentials(this.resolved);
+    this.workspace = path.resolve(o.workspace ?? '.');
+    this.runDir = path.resolve(o.runDir ?? 'runs');
+    for (const [what, dir] of [['workspace', this.workspace], ['run dir', this.runDir]] as const) {
+      try {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.accessSync(dir, fs.constants.W_OK);
+      } catch (e) {
+        throw new ConfigError('unwritable-dir', `cannot use ${dir} as the ${what}: ${errorText(e)}. Choose another with ${what === 'run dir' ? '-r/--run-dir' : '-w/--workspace'}.`, { path: dir, cause: e });
+      }
+    }
+    this.runId = newRunId();
+    this.projectKey = projectKeyFor(this.workspace);
+    this.manifest = new Manifest(this.runDir, this.runId, this.warn);
+    this.store = o.store ?? new SqliteSessionStore(path.join(this.runDir, 'sessions.db'));
+    this.cliRetries = o.cliRetries ?? posNum(env.FLOWER_CLI_RETRIES) ?? 2;
+    this.watchdogS = o.watchdogS ?? posNum(env.FLOWER_WATCHDOG) ?? 300;
+    this.handoff = o.handoff ?? false;
+  }
+
+  /** Is this session still in sessions.db (for this workspace)? */
+  hasSession(sessionId: string): boolean {
+    return this.store.hasSession(sessionId, this.projectKey);
+  }
+
+  /** Main-thread context size of the session's last turn, 0 when unknown. */
+  contextOf(sessionId: string): number {
+    return this.store.lastContext(sessionId, { projectKey: this.projectKey });
+  }
+
+  /** Total cost of every step this Runtime ran. */
+  totalCost(): number {
+    return this.total;
+  }
+
+  async run(spec: AgentSpec, prompt: string, opts: RunOptions = {}): Promise<StepResult> {
+    if (this.closed) throw new ConfigError('runtime-closed', 'this Runtime was closed; create a new one');
+    const step = opts.stepName ?? spec.name;
+    const result: StepResult = {
+      step, session_id: null, ok: false, cost_usd: 0, num_turns: 0, text: '', error: null,
+      started_at: new Date().toISOString(), ended_at: null, attempts: 0, errors: [], resumed: false, retired: [], context: 0,
+    };
+    this.inflight = { result, index: this.manifest.record(result) };
+    const announce = (sid: string) => {
+      if (result.session_id === sid) return;
+      result.session_id = sid;
+      for (const cb of [opts.onSession, this.onSession]) {
+        try { cb?.(sid); } catch (e) { this.warn(`onSession callback failed: ${errorText(e)}`); }
+      }
+    };
+    try {
+      const sessionId = opts.resume ? undefined : newSessionId();
+      if (sessionId) announce(sessionId);
+      result.attempts = 1;
+      const outcome = await this.attempt(spec, prompt, step, { ...opts, sessionId }, announce);
+      this.absorb(result, outcome);
+    } catch (e) {
+      result.ok = false;
+      result.error = errorText(e);
+      result.errors.push(result.error);
+    } finally {
+      result.ended_at = new Date().toISOString();
+      this.total += result.cost_usd;
+      this.manifest.record(result, this.inflight?.index);
+      this.inflight = undefined;
+      forgetLocalTranscripts();
+    }
+    return result;
+  }
+
+  private async attempt(
+    spec: AgentSpec, prompt: string, step: string,
+    o: RunOptions & { sessionId?: string | undefined }, announce: (sid: string) => void,
+  ): Promise<AttemptOutcome> {
+    const env = childEnv({ base: this.resolved.env, spec, maxRetries: this.cliRetries, extra: compactEnv(spec, this.handoff) });
+    const options = buildOptions({
+      spec, cwd: this.workspace, store: this.store, env, abortController: new AbortController(),
+      ...(o.resume ? { resume: o.resume } : {}), ...(o.fork ? { fork: true } : {}), ...(o.resumeAt ? { resumeAt: o.resumeAt } : {}),
+      ...(o.sessionId ? { sessionId: o.sessionId } : {}), ...(o.hooks ? { hooks: o.hooks } : {}),
+    });
+    return runAttempt(prompt, options, {
+      step,
+      watchdogS: this.watchdogS,
+      onSession: announce,
+      ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+      register: (stop) => {
+        this.live.add(stop);
+        return () => this.live.delete(stop);
+      },
+    });
+  }
+
+  private absorb(result: StepResult, a: AttemptOutcome): void {
+    if (a.sessionId) result.session_id = a.sessionId;
+    result.ok = a.ok;
+    result.text = a.text;
+    result.error = a.error;
+    result.errors.push(...a.errors);
+    result.cost_usd += a.costUsd;
+    result.num_turns += a.numTurns;
+    result.context = a.context || result.context;
+  }
+
+  /**
+   * Write the in-flight step as failed with `reason` (SIGHUP/SIGTERM): the row, with its session id,
+   * must reach the manifest before the process dies.
+   */
+  rescue(reason = 'killed-by-signal'): void {
+    const f = this.inflight;
+    if (!f) return;
+    f.result.ok = false;
+    f.result.error = reason;
+    f.result.errors.push(reason);
+    f.result.ended_at = new Date().toISOString();
+    try { this.manifest.record(f.result, f.index); } catch { /* dying anyway */ }
+    this.inflight = undefined;
+  }
+
+  /** End every child process and close the store. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const stop of this.live) {
+      try { stop(); } catch { /* already gone */ }
+    }
+    this.live.clear();
+    try { this.store.close(); } catch { /* already closed */ }
+  }
+}

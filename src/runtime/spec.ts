@@ -1,0 +1,123 @@
+/**
+ * AgentSpec — what one agent is: its rules, its tools, its limits. A Runtime turns a spec plus a prompt
+ * into one SDK query. Instructions are APPENDED to the Claude Code preset, never replacing it
+ * (the preset carries the tool-use know-how the harness expects).
+ */
+import type { AgentDefinition, HookCallbackMatcher, HookEvent, McpServerConfig, PermissionMode } from '@anthropic-ai/claude-agent-sdk';
+import { ConfigError } from '../errors.js';
+
+export type Hooks = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+
+/** How the child's own compaction behaves; with handoff on and no explicit policy, auto-compact is off. */
+export interface CompactPolicy {
+  mode: 'auto' | 'no_summary' | 'off';
+  /** CLAUDE_CODE_AUTO_COMPACT_WINDOW (the binary clamps it to 100k–1M) */
+  window?: number;
+}
+
+export interface AgentSpecOptions {
+  name: string;
+  instructions?: string;
+  /** tools that need no approval — NOT an exclusive list (the SDK still offers the others); guards enforce */
+  allowedTools?: string[];
+  /** removed from the session entirely, subagents included */
+  disallowedTools?: string[];
+  model?: string;
+  effort?: 'low' | 'medium' | 'high' | 'max';
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  permissionMode?: PermissionMode;
+  hooks?: Hooks;
+  mcpServers?: Record<string, McpServerConfig>;
+  agents?: Record<string, AgentDefinition>;
+  /** extra environment for the child (never credentials: those come from flower's chain) */
+  env?: Record<string, string>;
+  compact?: CompactPolicy;
+  /** the coordinator's read-only Bash (see guards/ephemeral) */
+  glance?: boolean;
+  /** inject the workbench index into new sessions */
+  workbench?: boolean;
+  /** hands-on tools are denied on the main thread by a hook */
+  delegateOnly?: boolean;
+}
+
+export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto'];
+
+export class AgentSpec {
+  readonly name: string;
+  readonly instructions: string;
+  readonly allowedTools: string[];
+  readonly disallowedTools: string[];
+  readonly model?: string;
+  readonly effort?: AgentSpecOptions['effort'];
+  readonly maxTurns?: number;
+  readonly maxBudgetUsd?: number;
+  readonly permissionMode: PermissionMode;
+  readonly hooks?: Hooks;
+  readonly mcpServers: Record<string, McpServerConfig>;
+  readonly agents?: Record<string, AgentDefinition>;
+  readonly env: Record<string, string>;
+  readonly compact?: CompactPolicy;
+  readonly glance: boolean;
+  readonly workbench: boolean;
+  readonly delegateOnly: boolean;
+
+  constructor(o: AgentSpecOptions) {
+    if (!o || typeof o.name !== 'string' || !o.name.trim()) {
+      throw new ConfigError('bad-spec', 'AgentSpec needs a non-empty `name`.');
+    }
+    if (o.permissionMode !== undefined && !PERMISSION_MODES.includes(o.permissionMode)) {
+      throw new ConfigError('bad-spec', `AgentSpec '${o.name}': permissionMode '${String(o.permissionMode)}' is not one of ${PERMISSION_MODES.join(', ')}.`);
+    }
+    for (const [k, v] of [['maxTurns', o.maxTurns], ['maxBudgetUsd', o.maxBudgetUsd]] as const) {
+      if (v !== undefined && !(typeof v === 'number' && v > 0 && Number.isFinite(v))) {
+        throw new ConfigError('bad-spec', `AgentSpec '${o.name}': ${k} must be a positive number, got ${String(v)}.`);
+      }
+    }
+    this.name = o.name;
+    this.instructions = o.instructions ?? '';
+    this.allowedTools = [...(o.allowedTools ?? ['Read', 'Glob', 'Grep'])];
+    this.disallowedTools = [...(o.disallowedTools ?? [])];
+    if (o.model !== undefined) this.model = o.model;
+    if (o.effort !== undefined) this.effort = o.effort;
+    if (o.maxTurns !== undefined) this.maxTurns = o.maxTurns;
+    if (o.maxBudgetUsd !== undefined) this.maxBudgetUsd = o.maxBudgetUsd;
+    this.permissionMode = o.permissionMode ?? 'default';
+    if (o.hooks !== undefined) this.hooks = o.hooks;
+    this.mcpServers = { ...(o.mcpServers ?? {}) };
+    if (o.agents !== undefined) this.agents = o.agents;
+    this.env = { ...(o.env ?? {}) };
+    if (o.compact !== undefined) this.compact = o.compact;
+    this.glance = o.glance ?? false;
+    this.workbench = o.workbench ?? true;
+    this.delegateOnly = o.delegateOnly ?? false;
+  }
+
+  /** A copy with some fields replaced (specs are values; roles derive variants from them). */
+  with(changes: Partial<AgentSpecOptions>): AgentSpec {
+    return new AgentSpec({ ...this.toOptions(), ...changes });
+  }
+
+  toOptions(): AgentSpecOptions {
+    const o: AgentSpecOptions = {
+      name: this.name,
+      instructions: this.instructions,
+      allowedTools: this.allowedTools,
+      disallowedTools: this.disallowedTools,
+      permissionMode: this.permissionMode,
+      mcpServers: this.mcpServers,
+      env: this.env,
+      glance: this.glance,
+      workbench: this.workbench,
+      delegateOnly: this.delegateOnly,
+    };
+    if (this.model !== undefined) o.model = this.model;
+    if (this.effort !== undefined) o.effort = this.effort;
+    if (this.maxTurns !== undefined) o.maxTurns = this.maxTurns;
+    if (this.maxBudgetUsd !== undefined) o.maxBudgetUsd = this.maxBudgetUsd;
+    if (this.hooks !== undefined) o.hooks = this.hooks;
+    if (this.agents !== undefined) o.agents = this.agents;
+    if (this.compact !== undefined) o.compact = this.compact;
+    return o;
+  }
+}

@@ -1,0 +1,24 @@
+import type { EventSink, Runtime, StepResult } from '../runtime/index.js';
+
+/** What a Workflow needs of a Runtime (a narrow surface, so control flow can be tested with a stand-in). */
+export type WorkflowRuntime = Pick<Runtime, 'run' | 'hasSession' | 'runDir' | 'workspace' | 'onSession'>;
+import type { Lineage } from './lineage.js';
+
+/**
+ * The dict a Workflow threads through its steps. Passed steps leave their output under their own
+ * name; keys starting with `_` are the framework's. Success means `_failedAt` is absent.
+ */
+export interface WorkflowContext {
+  [key: string]: unknown;
+  _runtime?: WorkflowRuntime;
+  _onEvent?: EventSink;
+  _lineage?: Lineage;
+  /** wake number: 1 on the first run in this folder, +1 each run (continuous workflows only) */
+  _woke?: number;
+  /** step name → session id */
+  _sessions: Record<string, string>;
+  _results: Record<string, StepResult>;
+  _failedAt?: string;
+  /** the StepAbort message, when a gate aborted */
+  _aborted?: string;
+}

@@ -1,0 +1,158 @@
+/**
+ * Workflow — steps run in order against one Runtime, continuing their own sessions across processes.
+ *
+ * `continuous` (default true) changes what "no resumeFrom" means: a step continues the session
+ * lineage remembers for its name, if sessions.db still has it. The lineage hook is attached only
+ * around the step's OWN agent call — a gate that runs an agent (the judge) must never be recorded,
+ * or the judge would take over the work step's lineage and stop being a fresh pair of eyes.
+ */
+import { ConfigError, errorText } from '../errors.js';
+import { event, type EventSink, type StepResult } from '../runtime/index.js';
+import type { WorkflowContext, WorkflowRuntime } from './context.js';
+import { Lineage } from './lineage.js';
+import { Step, StepAbort } from './step.js';
+
+export interface WorkflowOptions {
+  name?: string;
+  /** the context dict threaded through the steps (reused across runs of this Workflow) */
+  context?: Record<string, unknown>;
+  /** continue each step's session from the last run in this folder (default true) */
+  continuous?: boolean;
+}
+
+export interface WorkflowRunOptions {
+  onEvent?: EventSink;
+  onStep?: (name: string, result: StepResult, ctx: WorkflowContext) => void;
+}
+
+export class Workflow {
+  readonly steps: Step[];
+  readonly name: string;
+  readonly context: WorkflowContext;
+  readonly continuous: boolean;
+
+  constructor(steps: Step[], o: WorkflowOptions = {}) {
+    if (!Array.isArray(steps) || steps.length === 0) throw new TypeError('Workflow needs at least one Step');
+    const names = new Set<string>();
+    for (const s of steps) {
+      if (!(s instanceof Step)) throw new TypeError('Workflow steps must be Step objects');
+      if (names.has(s.name)) throw new TypeError(`two steps are named '${s.name}': step names are lineage keys and must be unique`);
+      names.add(s.name);
+    }
+    this.steps = steps;
+    this.name = o.name ?? 'workflow';
+    this.context = Object.assign(o.context ?? {}, { _sessions: {}, _results: {} }) as WorkflowContext;
+    this.continuous = o.continuous ?? true;
+  }
+
+  async run(rt: WorkflowRuntime, o: WorkflowRunOptions = {}): Promise<WorkflowContext> {
+    const ctx = this.context;
+    // each run starts from what is on disk, not from a previous run's memory in this process
+    ctx._sessions = {};
+    ctx._results = {};
+    delete ctx._failedAt;
+    delete ctx._aborted;
+    ctx._runtime = rt;
+    if (o.onEvent) ctx._onEvent = o.onEvent;
+    const emit = (kind: 'step' | 'retry' | 'system', text: string, payload: Record<string, unknown>) => o.onEvent?.(event(kind, text, payload));
+
+    let lin: Lineage | undefined;
+    if (this.continuous) {
+      lin = Lineage.open(rt.runDir, rt.workspace, {
+        alive: (sid) => rt.hasSession(sid),
+        onCorrupt: (keptAt, reason) => emit('system', `lineage ${reason}; kept it as ${keptAt} and started fresh`, { lineage: 'corrupt', keptAt }),
+      });
+      ctx._lineage = lin;
+      ctx._woke = lin.bump();
+      for (const [name, sid] of Object.entries(lin.steps)) ctx._sessions[name] ??= sid;
+    }
+
+    const total = this.steps.length;
+    for (let i = 0; i < total; i++) {
+      const step = this.steps[i]!;
+      if (step.when && !(await step.when(ctx))) continue;
+      let resume: string | undefined;
+      if (step.resumeFrom !== undefined) {
+        resume = ctx._sessions[step.resumeFrom];
+        if (!resume) {
+          throw new ConfigError('dangling-resume-from', `step '${step.name}' resumes from '${step.resumeFrom}', which has no session in this run (was it skipped or misnamed?)`, { step: step.name });
+        }
+      } else if (this.continuous) {
+        resume = ctx._sessions[step.name];
+      }
+      const carried = resume !== undefined;
+      emit('step', step.name, { index: i + 1, total, resumed: carried, woke: ctx._woke ?? 0 });
+      const outcome = await this.attempts(rt, step, ctx, resume, lin, o.onEvent);
+      const { result, passed } = outcome;
+
+      ctx._results[step.name] = result;
+      if (result.session_id) {
+        ctx._sessions[step.name] = result.session_id;
+        lin?.remember(step.name, result.session_id);
+      }
+      try { o.onStep?.(step.name, result, ctx); } catch (e) { emit('system', `onStep failed: ${errorText(e)}`, {}); }
+      if (passed) {
+        ctx[step.name] = step.reduce ? step.reduce(result, ctx) : result.text;
+        continue;
+      }
+      if (step.onFail === 'stop') {
+        ctx._failedAt = step.name;
+        return ctx;
+      }
+      if (step.onFail === 'continue') ctx[step.name] = result.text;
+    }
+    return ctx;
+  }
+
+  private async attempts(
+    rt: WorkflowRuntime, step: Step, ctx: WorkflowContext, carried: string | undefined, lin: Lineage | undefined, onEvent?: EventSink,
+  ): Promise<{ result: StepResult; passed: boolean }> {
+    let resume = carried;
+    let fork = step.fork && resume !== undefined;
+    let prompt = await step.render(ctx, resume !== undefined);
+    let result: StepResult | undefined;
+    for (let attempt = 0; attempt <= step.retries; attempt++) {
+      const label = step.label(attempt);
+      if (attempt > 0) onEvent?.(event('retry', label, { step: step.name, attempt: attempt + 1 }));
+      const prev = rt.onSession;
+      // invariant 1 of continuity: the mapping is on disk the moment the id exists
+      rt.onSession = (sid) => {
+        ctx._sessions[step.name] = sid;
+        lin?.remember(step.name, sid);
+      };
+      try {
+        result = await rt.run(step.spec, prompt, {
+          stepName: label,
+          ...(resume ? { resume } : {}),
+          ...(fork ? { fork: true } : {}),
+          ...(onEvent ? { onEvent } : {}),
+        });
+      } finally {
+        rt.onSession = prev;
+      }
+      let passed = false;
+      if (result.ok) {
+        try {
+          passed = step.gate ? await step.gate(result, ctx) : true;
+        } catch (e) {
+          if (!(e instanceof StepAbort)) throw e;
+          ctx._aborted = e.message;
+          return { result, passed: false };
+        }
+      }
+      if (passed) return { result, passed: true };
+      if (attempt === step.retries) break;
+      const reply = step.onReject && result.session_id ? await step.onReject(result, ctx) : '';
+      if (reply) {
+        prompt = reply;
+        resume = result.session_id ?? undefined;
+        fork = false;
+      } else {
+        resume = undefined;
+        fork = false;
+        prompt = await step.render(ctx, false);
+      }
+    }
+    return { result: result!, passed: false };
+  }
+}
