@@ -1,0 +1,49 @@
+/**
+ * Errors raised by the scripted model server. Kept local to `src/sim` for now; the plan is to
+ * rebase `SimError` on the shared `FlowerError` once it exists, keeping `code` stable.
+ */
+
+export type SimErrorCode =
+  /** A scenario file or an enqueued item is malformed (wrong type, unknown or bad field). */
+  | 'SIM_SCENARIO_INVALID'
+  /** The scenario file could not be read or is not JSON. */
+  | 'SIM_SCENARIO_READ'
+  /** `assertConsumed()`: scripted items were never served. */
+  | 'SIM_UNCONSUMED'
+  /** `assertNoUnexpected()`: the model was called when no scripted item matched. */
+  | 'SIM_UNEXPECTED_CALL'
+  /** `restart()` or `startSim()` could not listen because the port is taken. */
+  | 'SIM_PORT_IN_USE'
+  /** Listening failed for another reason (permission, bad port). */
+  | 'SIM_LISTEN_FAILED'
+  /** The request log file cannot be written. */
+  | 'SIM_LOG_FILE';
+
+export interface SimErrorDetails {
+  /** Index of the offending item in the scenario's `items` (or in the enqueued batch). */
+  index?: number;
+  /** Field path inside the item, e.g. `match.not.lastUserIncludes`. */
+  field?: string;
+  /** File involved (scenario or log file). */
+  file?: string;
+  port?: number;
+  cause?: unknown;
+}
+
+export class SimError extends Error {
+  override readonly name = 'SimError';
+  readonly code: SimErrorCode;
+  readonly index?: number;
+  readonly field?: string;
+  readonly file?: string;
+  readonly port?: number;
+
+  constructor(code: SimErrorCode, message: string, details: SimErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.code = code;
+    if (details.index !== undefined) this.index = details.index;
+    if (details.field !== undefined) this.field = details.field;
+    if (details.file !== undefined) this.file = details.file;
+    if (details.port !== undefined) this.port = details.port;
+  }
+}

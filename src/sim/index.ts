@@ -1,0 +1,25 @@
+/**
+ * flower/sim — a scripted Anthropic Messages API on 127.0.0.1 for driving the real `claude`
+ * binary offline: tests, the demo, and users' own offline CI. See docs/sim.md.
+ */
+export { startSim } from './sim.js';
+export type { Sim, SimOptions } from './sim.js';
+export { serveScenario, listeningLines, simEnv, SIM_API_KEY } from './serve.js';
+export type { ServeScenarioOptions } from './serve.js';
+export { loadScenario, parseScenario, parseItems } from './scenario.js';
+export type { ParseOptions } from './scenario.js';
+export { SimError } from './errors.js';
+export type { SimErrorCode, SimErrorDetails } from './errors.js';
+export {
+  matches, toSimCall, contentText, firstUserText, lastUserText, systemText, offeredTools, toolResultsOf, summarizeItem,
+} from './match.js';
+export type { ToolResultSeen } from './match.js';
+export { DEFAULT_ITEM } from './items.js';
+export type {
+  ApiContentBlock, ApiMessage, MessagesRequest, Needle, OnUnexpected, Scenario, SimAnswerFields, SimCall,
+  SimDropItem, SimDropMidItem, SimErrorItem, SimHangItem, SimItem, SimItemBase, SimItemFn, SimItemType,
+  SimMatch, SimMatchSpec, SimMessageRecord, SimPending, SimPredicate, SimRawItem, SimRequestRecord,
+  SimScriptItem, SimShutdownItem, SimSource, SimTextItem, SimToolCall, SimToolUseItem, SimUsage,
+} from './items.js';
+export { buildReply, replyEvents, replyMessage, frameEvent, estimateInputTokens } from './sse.js';
+export type { Reply, ReplyBlock, SseEvent } from './sse.js';
