@@ -11,5 +11,5 @@ export type {
 export { SqliteSessionStore, projectKeyFor } from './store/index.js';
 export { resolveEnv, parseDotenv, detectLang } from './config/index.js';
 export type { Lang } from './config/index.js';
-export { Step, StepAbort, Workflow, Lineage } from './workflow/index.js';
-export type { StepOptions, PromptSource, WorkflowOptions, WorkflowRunOptions, WorkflowContext, LineageData } from './workflow/index.js';
+export { Step, StepAbort, Workflow, Lineage, wakeState } from './workflow/index.js';
+export type { StepOptions, PromptSource, WorkflowOptions, WorkflowRunOptions, WorkflowContext, LineageData, WakeState, WakeOptions } from './workflow/index.js';
