@@ -169,7 +169,9 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
   } else {
     out.text = prose.join('\n');
     const errs = last && Array.isArray(last.errors) ? (last.errors as unknown[]).map(String).filter((s) => !s.startsWith('[ede_diagnostic]')) : [];
-    out.error = (last ? resultText || errs.join('; ') : '') || out.errors.at(-1) || 'the agent ended without a result';
+    // the subtype names limits (error_max_turns, error_max_budget_usd) that must not be retried
+    const sub = last && typeof last.subtype === 'string' && last.subtype.startsWith('error_max') ? `${last.subtype}: ` : '';
+    out.error = (last ? sub + (resultText || errs.join('; ')) : '') || out.errors.at(-1) || 'the agent ended without a result';
     if (last && resultText && !out.errors.includes(resultText)) out.errors.push(resultText);
   }
   if (out.interrupted) {

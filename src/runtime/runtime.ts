@@ -12,8 +12,12 @@ import type { SessionStore } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError, errorText } from '../errors.js';
 import { requireCredentials, resolveEnv, type EnvMap, type ResolvedEnv } from '../config/index.js';
 import { SqliteSessionStore, projectKeyFor } from '../store/index.js';
+import { detectLang, type Lang } from '../config/index.js';
 import { runAttempt, type AttemptOutcome } from './attempt.js';
-import type { EventSink } from './events.js';
+import { event, type EventSink } from './events.js';
+import {
+  DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, classify, endpoint, reachable, resilienceFromEnv, shouldRetry, type Resilience,
+} from './resilience.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
 import { buildOptions, childEnv, compactEnv, forgetLocalTranscripts, newSessionId } from './options.js';
 import type { AgentSpec, Hooks } from './spec.js';
@@ -42,6 +46,10 @@ export interface RuntimeOptions {
   onWarning?: (message: string) => void;
   /** a store to use instead of `<runDir>/sessions.db` */
   store?: FlowerStore;
+  /** flower's retry policy for infrastructure failures; false turns it off (default: on, FLOWER_* env overrides) */
+  resilience?: boolean | Partial<Resilience>;
+  /** terminal language for the fixed prompts flower sends (default from FLOWER_LANG / LANG) */
+  lang?: Lang;
 }
 
 export interface RunOptions {
@@ -75,6 +83,8 @@ export class Runtime {
   private readonly cliRetries: number;
   private readonly watchdogS: number;
   private readonly handoff: boolean;
+  private readonly policy: Resilience | null;
+  private readonly lang: Lang;
   private readonly warn: (m: string) => void;
   private readonly live = new Set<() => void>();
   private inflight: { result: StepResult; index: number } | undefined;
@@ -103,6 +113,9 @@ export class Runtime {
     this.cliRetries = o.cliRetries ?? posNum(env.FLOWER_CLI_RETRIES) ?? 2;
     this.watchdogS = o.watchdogS ?? posNum(env.FLOWER_WATCHDOG) ?? 300;
     this.handoff = o.handoff ?? false;
+    this.lang = o.lang ?? detectLang(env);
+    const base = resilienceFromEnv(this.resolved.env, DEFAULT_RESILIENCE);
+    this.policy = o.resilience === false ? null : { ...base, ...(typeof o.resilience === 'object' ? o.resilience : {}) };
   }
 
   /** Is this session still in sessions.db (for this workspace)? */
@@ -135,12 +148,45 @@ export class Runtime {
         try { cb?.(sid); } catch (e) { this.warn(`onSession callback failed: ${errorText(e)}`); }
       }
     };
+    const emit = (kind: 'retry', text: string, payload: Record<string, unknown>) => {
+      opts.onEvent?.({ ...event(kind, text, { step, ...payload }), step });
+    };
     try {
-      const sessionId = opts.resume ? undefined : newSessionId();
-      if (sessionId) announce(sessionId);
-      result.attempts = 1;
-      const outcome = await this.attempt(spec, prompt, step, { ...opts, sessionId }, announce);
-      this.absorb(result, outcome);
+      let resume = opts.resume;
+      let fork = opts.fork ?? false;
+      let resumeAt = opts.resumeAt;
+      let text = prompt;
+      let failed = 0;
+      // bounded: at most maxAttempts failed attempts (each waits a backoff), never an endless loop
+      for (;;) {
+        const sessionId = resume ? undefined : newSessionId();
+        if (sessionId) announce(sessionId);
+        result.attempts = failed + 1;
+        const outcome = await this.attempt(spec, text, step, { ...opts, resume, fork, resumeAt, sessionId }, announce);
+        this.absorb(result, outcome);
+        if (outcome.ok) break;
+        failed++;
+        const verdict = this.retryable(outcome, failed);
+        if (!verdict.retry) {
+          if (verdict.why) result.error = verdict.why;
+          break;
+        }
+        emit('retry', `${step}: ${outcome.error ?? 'failed'}`, { attempt: failed + 1, error: outcome.error, kind: verdict.kind });
+        const online = await this.waitOnline((t, p) => emit('retry', t, p));
+        if (!online.ok) {
+          result.error = `${outcome.error ?? 'failed'} | ${online.why}`;
+          break;
+        }
+        await sleep(backoff(failed, this.policy!) * 1000);
+        if (result.session_id) {
+          // the same session goes on; the prompt says "you were interrupted", never what broke
+          resume = result.session_id;
+          fork = false;
+          resumeAt = undefined;
+          text = RESUME_PROMPT[this.lang];
+          result.resumed = true;
+        }
+      }
     } catch (e) {
       result.ok = false;
       result.error = errorText(e);
@@ -155,9 +201,48 @@ export class Runtime {
     return result;
   }
 
+  /** Is another attempt worth it? Fatal errors stop at once with an actionable message. */
+  private retryable(o: AttemptOutcome, failed: number): { retry: boolean; kind?: string; why?: string } {
+    const p = this.policy;
+    const texts = [o.error ?? '', ...o.errors].join('\n');
+    const kind = o.interrupted === 'watchdog' ? 'transient' : classify(texts);
+    if (kind === 'fatal') return { retry: false, kind, why: fatalMessage(o.error ?? texts) };
+    if (!p) return { retry: false, kind };
+    if (failed >= p.maxAttempts) return { retry: false, kind, why: `${o.error ?? 'failed'} | gave up after ${failed} attempts` };
+    return { retry: shouldRetry(kind, p), kind };
+  }
+
+  /**
+   * Probe the endpoint (DNS + TCP, no cost) until it answers. One notice when it is unreachable, one
+   * when it is back; give up after maxOfflineWait.
+   */
+  private async waitOnline(notify: (text: string, payload: Record<string, unknown>) => void): Promise<{ ok: boolean; why?: string }> {
+    const p = this.policy!;
+    let ep;
+    try {
+      ep = endpoint(this.resolved.env);
+    } catch (e) {
+      return { ok: false, why: errorText(e) };
+    }
+    if (await reachable(ep.host, ep.port, p.probeTimeout)) return { ok: true };
+    const mins = Math.round(p.maxOfflineWait / 60);
+    notify(`${ep.host}:${ep.port} unreachable; waiting up to ${mins} min for it to come back`, { offline: true, host: ep.host, port: ep.port });
+    const started = Date.now();
+    while (Date.now() - started < p.maxOfflineWait * 1000) {
+      if (this.closed) return { ok: false, why: 'runtime closed while waiting for the network' };
+      await sleep(Math.min(p.probeInterval * 1000, Math.max(0, p.maxOfflineWait * 1000 - (Date.now() - started))));
+      if (await reachable(ep.host, ep.port, p.probeTimeout)) {
+        notify(`${ep.host}:${ep.port} is back`, { online: true, host: ep.host, port: ep.port });
+        return { ok: true };
+      }
+    }
+    return { ok: false, why: `the network did not come back within ${mins} min (${ep.host}:${ep.port})` };
+  }
+
   private async attempt(
     spec: AgentSpec, prompt: string, step: string,
-    o: RunOptions & { sessionId?: string | undefined }, announce: (sid: string) => void,
+    o: Omit<RunOptions, 'resume' | 'fork' | 'resumeAt'> & { resume?: string | undefined; fork?: boolean; resumeAt?: string | undefined; sessionId?: string | undefined },
+    announce: (sid: string) => void,
   ): Promise<AttemptOutcome> {
     const env = childEnv({ base: this.resolved.env, spec, maxRetries: this.cliRetries, extra: compactEnv(spec, this.handoff) });
     const options = buildOptions({
@@ -180,7 +265,7 @@ export class Runtime {
   private absorb(result: StepResult, a: AttemptOutcome): void {
     if (a.sessionId) result.session_id = a.sessionId;
     result.ok = a.ok;
-    result.text = a.text;
+    if (a.ok || a.text) result.text = a.text;
     result.error = a.error;
     result.errors.push(...a.errors);
     result.cost_usd += a.costUsd;
@@ -213,4 +298,19 @@ export class Runtime {
     this.live.clear();
     try { this.store.close(); } catch { /* already closed */ }
   }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Fatal errors say what to fix, not only what happened. */
+export function fatalMessage(text: string): string {
+  if (/authenticat|invalid.?api.?key|unauthori[sz]ed|\b401\b|\b403\b/i.test(text)) {
+    return `authentication failed: ${text.trim()} — check ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN and ANTHROPIC_BASE_URL`;
+  }
+  if (/not_found_error|model .{0,40}not found|\b404\b/i.test(text)) {
+    return `${text.trim()} — check ANTHROPIC_BASE_URL (the gateway root, without /v1) and the model name (ANTHROPIC_MODEL)`;
+  }
+  if (/max_turns/i.test(text)) return `${text.trim()} — raise the spec's maxTurns if the step needs more turns`;
+  if (/budget/i.test(text)) return `${text.trim()} — the budget cap was reached`;
+  return text.trim();
 }
