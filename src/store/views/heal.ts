@@ -1,0 +1,73 @@
+// Orphan healing: a tool_use with no tool_result anywhere (the process died while the tool ran, or a
+// row was lost) makes the API answer 400 "tool_use ids were found without tool_result blocks" on every
+// resume. Adding a neutral result is safer than deleting the call, which could take the assistant's
+// other blocks with it (handoff-context §2.6). The binary 2.1.332 repairs some orphans itself (it drops a
+// mid-chain one and invents "[Tool call interrupted" for a trailing one); healing keeps the call visible
+// and the behaviour independent of the binary version.
+
+import { createHash } from 'node:crypto';
+import { ORPHAN_NOTE, type Block, type Entry, isToolResult, isToolUse } from './entry.js';
+import { assemble } from './relink.js';
+import { type Work, makeWork } from './work.js';
+
+export { ORPHAN_NOTE };
+
+/** Fields copied from the assistant so the synthetic entry looks like its siblings to the binary. */
+const INHERITED = ['sessionId', 'cwd', 'version', 'gitBranch', 'agentId', 'isSidechain', 'userType', 'entrypoint'] as const;
+
+/** Deterministic, so the same stored transcript always yields the same view (and cache prefix). */
+export const healUuid = (toolUseIds: readonly string[]): string =>
+  `heal-${createHash('sha256').update(toolUseIds.join('\n')).digest('hex').slice(0, 12)}`;
+
+export interface HealPlan {
+  /** Index of the assistant entry → the synthetic entry to insert right after it. */
+  heals: Map<number, Entry>;
+  /** Assistant uuid → heal uuid: where the assistant's children must point instead. */
+  repoint: Map<string, string>;
+  healed: number;
+}
+
+/** Finds orphan tool_use blocks (no tool_result anywhere among live entries) and builds their heals. */
+export function planHeals(w: Work, skip: ReadonlySet<string>): HealPlan {
+  const plan: HealPlan = { heals: new Map(), repoint: new Map(), healed: 0 };
+  const answered = new Set<string>();
+  for (let i = 0; i < w.entries.length; i++) {
+    if (w.type[i] !== 'user' || skip.has(w.uuid[i] ?? '')) continue;
+    for (const b of w.blocks[i] ?? []) if (isToolResult(b)) answered.add(b.tool_use_id);
+  }
+  for (let at = 0; at < w.entries.length; at++) {
+    const owner = w.uuid[at];
+    if (w.type[at] !== 'assistant' || owner === undefined || skip.has(owner)) continue;
+    let orphans: string[] | undefined;
+    for (const b of w.blocks[at] ?? []) if (isToolUse(b) && !answered.has(b.id)) (orphans ??= []).push(b.id);
+    if (!orphans) continue;
+    for (const id of orphans) answered.add(id); // a duplicated row must not be healed twice
+    const e = w.entries[at]!;
+    const uuid = healUuid(orphans);
+    const heal: Entry = { type: 'user', parentUuid: owner, uuid };
+    for (const k of INHERITED) if (e[k] !== undefined) heal[k] = e[k];
+    if (e.timestamp !== undefined) heal.timestamp = e.timestamp;
+    heal.message = {
+      role: 'user',
+      content: orphans.map((id): Block => ({ type: 'tool_result', tool_use_id: id, content: ORPHAN_NOTE, is_error: false })),
+    };
+    heal.sourceToolAssistantUUID = owner;
+    plan.heals.set(at, heal);
+    plan.repoint.set(owner, uuid);
+    plan.healed += orphans.length;
+  }
+  return plan;
+}
+
+/**
+ * `entries` with a synthetic user entry right after each assistant entry that holds orphan tool_use
+ * blocks, and ALL children of that assistant re-pointed to it (the original re-pointed only the first).
+ * Linear time. Entries whose uuid is in `skip` are treated as absent (they are about to be dropped) but
+ * stay in the output.
+ */
+export function healOrphans(entries: readonly Entry[], skip: ReadonlySet<string> = new Set()): { entries: Entry[]; healed: number } {
+  const w = makeWork(entries);
+  const plan = planHeals(w, skip);
+  if (plan.healed === 0) return { entries: w.entries, healed: 0 };
+  return { entries: assemble(w, new Set(), plan.heals, plan.repoint, { bridgeDangling: false }), healed: plan.healed };
+}

@@ -1,0 +1,117 @@
+// Prune: keep the debris of failures out of the resumed context (handoff-context §2.6).
+// - API errors: the synthetic assistant ("API Error: …") became the leaf and, when replayed, made the
+//   model believe it was discussing an outage; the `system/api_error` retry entries are the same noise.
+// - Denials: each costs ~273 chars and a pile of them taught the coordinator "learned helplessness"
+//   (it stopped trying even an allowed `git status`). The newest is kept so it does not retry the same
+//   blocked command in a loop.
+// - Interrupted results: the binary's text says "STOP … wait for the user", which is wrong on resume.
+// - Orphans: see heal.ts. Then relink over the FULL list (relink.ts).
+
+import {
+  INTERRUPT_NOTE, type Block, type Entry, blockChars, isDenialEntry, isInterruptedResult, isRecord, isToolResult, isToolUse,
+  resultText, withFields,
+} from './entry.js';
+import type { ViewResult } from './expire.js';
+import { planHeals } from './heal.js';
+import { assemble } from './relink.js';
+import { emptyReport, type ViewReport } from './report.js';
+import { type Work, makeWork, setBlocks } from './work.js';
+
+export interface PruneOptions {
+  dropApiErrors?: boolean;
+  neutralizeInterrupts?: boolean;
+  healOrphans?: boolean;
+  /** How many of the newest denied calls to keep. */
+  keepDenials?: number;
+}
+
+export { INTERRUPT_NOTE };
+
+/** A synthetic assistant written when the API failed for good, or a per-retry `system/api_error` entry. */
+export function isApiErrorEntry(e: Entry): boolean {
+  if (e.type === 'system') return e.subtype === 'api_error';
+  if (e.type !== 'assistant') return false;
+  return e.isApiErrorMessage === true || (isRecord(e.message) && e.message.model === '<synthetic>');
+}
+
+const chars = (blocks: readonly Block[]): number => blocks.reduce((n, b) => n + blockChars(b), 0);
+
+/** The tool_use ids of denied calls, oldest first; only error results count when an entry holds several. */
+function deniedCalls(w: Work, drop: ReadonlySet<string>): string[] {
+  const ids: string[] = [];
+  for (let i = 0; i < w.entries.length; i++) {
+    if (w.type[i] !== 'user' || drop.has(w.uuid[i] ?? '') || !isDenialEntry(w.entries[i]!, w.blocks[i])) continue;
+    const results = (w.blocks[i] ?? []).filter(isToolResult);
+    const failed = results.filter((b) => b.is_error === true);
+    for (const b of failed.length ? failed : results) ids.push(b.tool_use_id);
+  }
+  return ids;
+}
+
+export function pruneWork(w: Work, opts: PruneOptions = {}): ViewResult {
+  const { dropApiErrors = true, neutralizeInterrupts = true, healOrphans: heal = true } = opts;
+  const keepDenials = Math.max(0, opts.keepDenials ?? 1);
+  const report: ViewReport = emptyReport();
+  const drop = new Set<string>();
+  const n = w.entries.length;
+
+  if (dropApiErrors) {
+    for (let i = 0; i < n; i++) {
+      const u = w.uuid[i];
+      if (u === undefined || (w.type[i] !== 'system' && w.type[i] !== 'assistant') || !isApiErrorEntry(w.entries[i]!)) continue;
+      drop.add(u);
+      report.apiErrors++; // no charsSaved: binary 2.1.332 already keeps these out of the request (sdk-facts §3.3)
+    }
+  }
+
+  const denied = deniedCalls(w, drop);
+  const gone = new Set(denied.slice(0, Math.max(0, denied.length - keepDenials)));
+  report.denials = gone.size;
+  if (gone.size > 0) {
+    for (let i = 0; i < n; i++) {
+      const blocks = w.blocks[i];
+      const u = w.uuid[i];
+      if (!blocks || (u !== undefined && drop.has(u))) continue;
+      const kept = blocks.filter((b) => !(isToolUse(b) && gone.has(b.id)) && !(isToolResult(b) && gone.has(b.tool_use_id)));
+      if (kept.length === blocks.length) continue;
+      report.charsSaved += chars(blocks) - chars(kept);
+      if (kept.length === 0 && u !== undefined) {
+        drop.add(u);
+        continue;
+      }
+      setBlocks(w, i, kept);
+      // the denial text also lives in `toolUseResult`; a half-kept entry must not carry it on
+      if (w.type[i] === 'user') w.entries[i] = withFields(w.entries[i]!, { toolUseResult: undefined });
+    }
+  }
+
+  if (neutralizeInterrupts) {
+    for (let i = 0; i < n; i++) {
+      const blocks = w.type[i] === 'user' ? w.blocks[i] : undefined;
+      if (!blocks || drop.has(w.uuid[i] ?? '')) continue;
+      const e = w.entries[i]!;
+      let next: Block[] | undefined;
+      blocks.forEach((b, k) => {
+        if (!isToolResult(b) || !isInterruptedResult(e, b)) return;
+        const { text } = resultText(b);
+        if (text === INTERRUPT_NOTE && b.is_error === false) return;
+        next ??= blocks.slice();
+        next[k] = { ...b, content: INTERRUPT_NOTE, is_error: false };
+        report.interrupts++;
+        report.charsSaved += text.length - INTERRUPT_NOTE.length;
+      });
+      if (!next) continue;
+      setBlocks(w, i, next);
+      w.entries[i] = withFields(w.entries[i]!, { toolUseResult: undefined });
+    }
+  }
+
+  const plan = heal ? planHeals(w, drop) : undefined;
+  report.healed = plan?.healed ?? 0;
+  report.pruned = drop.size;
+  return { entries: assemble(w, drop, plan?.heals, plan?.repoint), report };
+}
+
+export function prune(entries: readonly Entry[], opts: PruneOptions = {}): ViewResult {
+  return pruneWork(makeWork(entries), opts);
+}
