@@ -1,0 +1,13 @@
+export { HumanChannel, SERVER_NAME, ASK_TOOL, INBOX_TOOL, DEFAULT_TIMEOUT_S, mcpToolName } from './channel.js';
+export { ASK_STATES } from './types.js';
+export type { Ask, AskState, AskResult, FallThrough, Mail, MailState, Replies, HumanChannelOptions } from './types.js';
+export { DEFAULT_REPLIES, repliesFor } from './replies.js';
+export { QaLog, LOG_HEADER, LOG_NOTE, askEntry, mailEntry } from './log.js';
+export { Mailbox, amendBrief, AMEND_HEADER } from './mailbox.js';
+export type { MailboxHooks } from './mailbox.js';
+export { cleanOptions, pickOption, asciiDigits } from './options.js';
+export type { Pick as OptionPick } from './options.js';
+export { SUBMISSION_KINDS, submissionToolName } from './submissions.js';
+export type { SubmissionKind, SubmissionDocs } from './submissions.js';
+export { routeLine, renderAsk, renderSettled, renderMail, inputHint, interactiveTimeout } from './terminal.js';
+export type { Route } from './terminal.js';

@@ -1,0 +1,103 @@
+/**
+ * submit_brief / submit_goal / submit_verdict / submit_handoff: the documents as schema-checked tool
+ * calls on the `human` server, so a role fills fields instead of writing markdown whose headings we
+ * must guess (clarify-goal §5). The SDK validates the input against the zod shape before the handler
+ * runs; the handler parses once more (the shapes trim, and an SDK that passed raw arguments must not
+ * smuggle an unchecked document in), converts, and keeps the latest document of each kind.
+ */
+import { tool, type AnyZodRawShape, type SdkMcpToolDefinition } from '@anthropic-ai/claude-agent-sdk';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { Lang } from '../config/index.js';
+import {
+  CONTRADICTORY_ACHIEVED, fromSubmission, submitBriefSchema, submitBriefShape, submitGoalSchema, submitGoalShape,
+  submitHandoffSchema, submitHandoffShape, submitVerdictSchema, submitVerdictShape,
+  type Brief, type Goal, type Handoff, type Verdict,
+} from '../docs/index.js';
+
+export const SUBMISSION_KINDS = ['brief', 'goal', 'verdict', 'handoff'] as const;
+export type SubmissionKind = (typeof SUBMISSION_KINDS)[number];
+
+export interface SubmissionDocs {
+  brief: Brief;
+  goal: Goal;
+  verdict: Verdict;
+  handoff: Handoff;
+}
+
+export const submissionToolName = (kind: SubmissionKind): string => `submit_${kind}`;
+
+const DESCRIBE: Readonly<Record<Lang, Readonly<Record<SubmissionKind, string>>>> = {
+  zh: {
+    brief: '交需求确认书:四部分(目标、验收标准、边界、未知与假设)逐项填写。这是确认需求唯一算数的交付方式;交了就结束,不要再在回复里贴全文。',
+    goal: '交目标和判定清单:一句话的目标,加上每条都能当场运行并观察的判定项。',
+    verdict: '交判定结论:达成 / 未达成 / 无法达成,逐条判定项给出证据。说不准就不是达成。',
+    handoff: '交交接书:现在在做什么、已经定下的、走不通的路、下一步、现场的路径。',
+  },
+  en: {
+    brief: 'Submit the brief: fill its four parts (goal, acceptance criteria, boundaries, unknowns and assumptions). This is the only way clarification counts as done; after submitting, do not paste it into your reply.',
+    goal: 'Submit the goal and its checklist: a one-sentence goal plus checks that can each be run and observed.',
+    verdict: 'Submit the verdict: achieved / not_yet / unreachable, with evidence for every check. Unsure is not achieved.',
+    handoff: 'Submit the handoff: what is being done, what is decided, dead ends, the next step, and paths to the scene.',
+  },
+};
+
+const RECEIVED: Readonly<Record<Lang, { [K in SubmissionKind]: (doc: SubmissionDocs[K]) => string }>> = {
+  zh: {
+    brief: (b) => `已收到需求确认书(${lineCount(b.acceptance)} 条验收标准、${lineCount(b.boundaries)} 条边界、${lineCount(b.unknowns)} 条未知与假设)。`,
+    goal: (g) => `已收到目标和 ${g.checks.length} 条判定项${g.unverifiable.length ? `(其中 ${g.unverifiable.length} 条标为无法验证)` : ''}。`,
+    verdict: (v) => `已收到判定:${v.state}。${v.reason.startsWith(CONTRADICTORY_ACHIEVED) ? CONTRADICTORY_ACHIEVED : ''}`,
+    handoff: () => '已收到交接书。',
+  },
+  en: {
+    brief: (b) => `Brief received (${lineCount(b.acceptance)} acceptance criteria, ${lineCount(b.boundaries)} boundaries, ${lineCount(b.unknowns)} unknowns and assumptions).`,
+    goal: (g) => `Goal received with ${g.checks.length} checks${g.unverifiable.length ? ` (${g.unverifiable.length} marked unverifiable)` : ''}.`,
+    verdict: (v) => `Verdict received: ${v.state}.${v.reason.startsWith(CONTRADICTORY_ACHIEVED) ? ' It says achieved but a check failed or has no evidence, so it counts as not_yet.' : ''}`,
+    handoff: () => 'Handoff received.',
+  },
+};
+
+function lineCount(text: string): number {
+  return text.split('\n').filter((l) => l.trim() !== '').length;
+}
+
+const text = (t: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: t }], ...(isError ? { isError: true } : {}) });
+
+function problems(error: z.ZodError, lang: Lang): string {
+  const lines = error.issues.map((i) => `- ${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`);
+  return `${lang === 'zh' ? '没有收下,缺少或不合格的字段:' : 'Not received; missing or invalid fields:'}\n${lines.join('\n')}`;
+}
+
+export type Keep = <K extends SubmissionKind>(kind: K, doc: SubmissionDocs[K]) => void;
+
+/** Parse → convert → keep → say so; anything that does not parse is answered, never thrown. */
+function accept<K extends SubmissionKind, S extends z.ZodType>(
+  kind: K, schema: S, convert: (x: z.infer<S>) => SubmissionDocs[K], keep: Keep, lang: Lang,
+): (args: unknown) => Promise<CallToolResult> {
+  return async (args) => {
+    const parsed = schema.safeParse(args);
+    if (!parsed.success) return text(problems(parsed.error, lang), true);
+    const doc = convert(parsed.data);
+    keep(kind, doc);
+    return text(RECEIVED[lang][kind](doc));
+  };
+}
+
+// Erased to the general shape: a definition is invariant in its shape, and the server takes a mixed list.
+// The handlers take `unknown` and parse themselves, so nothing relies on the specific argument type.
+export type AnyToolDefinition = SdkMcpToolDefinition<AnyZodRawShape>;
+
+export function submissionTools(kinds: Iterable<SubmissionKind>, keep: Keep, lang: Lang): AnyToolDefinition[] {
+  const d = DESCRIBE[lang];
+  const make: { [K in SubmissionKind]: () => AnyToolDefinition } = {
+    brief: () => tool<AnyZodRawShape>(submissionToolName('brief'), d.brief, submitBriefShape,
+      accept('brief', submitBriefSchema, fromSubmission.brief, keep, lang)),
+    goal: () => tool<AnyZodRawShape>(submissionToolName('goal'), d.goal, submitGoalShape,
+      accept('goal', submitGoalSchema, fromSubmission.goal, keep, lang)),
+    verdict: () => tool<AnyZodRawShape>(submissionToolName('verdict'), d.verdict, submitVerdictShape,
+      accept('verdict', submitVerdictSchema, fromSubmission.verdict, keep, lang)),
+    handoff: () => tool<AnyZodRawShape>(submissionToolName('handoff'), d.handoff, submitHandoffShape,
+      accept('handoff', submitHandoffSchema, (x) => fromSubmission.handoff(x), keep, lang)),
+  };
+  return [...new Set(kinds)].map((k) => make[k]());
+}
