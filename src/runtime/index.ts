@@ -1,8 +1,20 @@
 export { AgentSpec, PERMISSION_MODES } from './spec.js';
-export type { AgentSpecOptions, CompactPolicy, Hooks } from './spec.js';
+export type { AgentSpecOptions, CompactPolicy, Hooks, McpServerSource } from './spec.js';
 export { Runtime } from './runtime.js';
 export type { RuntimeOptions, RunOptions, FlowerStore } from './runtime.js';
 export { Manifest, newRunId, durationS, toRow } from './manifest.js';
 export type { StepResult, ManifestRow } from './manifest.js';
 export { normalize, contextOf, event } from './events.js';
 export type { FlowerEvent, EventKind, EventSink } from './events.js';
+export {
+  thresholds, defaultWindow, resolveWindow, handoffPolicy, guessWindow, configuredModel, positiveInt, formatTokens, modelMismatch,
+  calibrationFile, calibrationKey, readCalibration, calibratedWindow, rememberOverflow,
+  LARGE_WINDOW, SMALL_WINDOW, HEADROOM_FLOOR, HEADROOM_FRACTION, MIN_AT, WARN_GAP, MIN_WARN, MAX_GENERATIONS, MAX_DEGRADED_STREAK,
+  STARTUP_FLOOR,
+} from './window.js';
+export type { HandoffPolicy, Thresholds, WindowSource } from './window.js';
+export {
+  HANDOFF_PROMPT, HANDOFF_SERVER, HANDOFF_TOOL, HANDOFF_TOOL_NAME, handoffPrompt, handoffServer, handoffFrom, safeStepName,
+  handoffFile, writeHandoffRecord, generationsMessage, degradedStreakMessage, sectionsOf,
+} from './handoff.js';
+export type { StopContext } from './handoff.js';

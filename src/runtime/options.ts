@@ -116,7 +116,7 @@ export function buildOptions(i: BuildInput): Options {
     allowedTools: spec.allowedTools,
     disallowedTools: spec.disallowedTools,
     permissionMode: spec.permissionMode,
-    mcpServers: spec.mcpServers,
+    mcpServers: Object.fromEntries(Object.entries(spec.mcpServers).map(([k, v]) => [k, typeof v === 'function' ? v() : v])),
     sessionStore: i.store,
     // eager: a kill -9 mid-turn still leaves the prompt and finished messages in sessions.db
     sessionStoreFlush: 'eager',

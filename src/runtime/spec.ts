@@ -8,6 +8,13 @@ import { ConfigError } from '../errors.js';
 
 export type Hooks = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
 
+/**
+ * An MCP server, or a function that makes one. In-process (sdk) servers hold one connection at a
+ * time, so a spec that runs many times (retries, rounds, the judge every round) gives a factory and
+ * the Runtime makes a fresh instance for every query.
+ */
+export type McpServerSource = McpServerConfig | (() => McpServerConfig);
+
 /** How the child's own compaction behaves; with handoff on and no explicit policy, auto-compact is off. */
 export interface CompactPolicy {
   mode: 'auto' | 'no_summary' | 'off';
@@ -28,7 +35,7 @@ export interface AgentSpecOptions {
   maxBudgetUsd?: number;
   permissionMode?: PermissionMode;
   hooks?: Hooks;
-  mcpServers?: Record<string, McpServerConfig>;
+  mcpServers?: Record<string, McpServerSource>;
   agents?: Record<string, AgentDefinition>;
   /** extra environment for the child (never credentials: those come from flower's chain) */
   env?: Record<string, string>;
@@ -54,7 +61,7 @@ export class AgentSpec {
   readonly maxBudgetUsd?: number;
   readonly permissionMode: PermissionMode;
   readonly hooks?: Hooks;
-  readonly mcpServers: Record<string, McpServerConfig>;
+  readonly mcpServers: Record<string, McpServerSource>;
   readonly agents?: Record<string, AgentDefinition>;
   readonly env: Record<string, string>;
   readonly compact?: CompactPolicy;

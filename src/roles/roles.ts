@@ -1,0 +1,177 @@
+/**
+ * Role factories: coordinator, worker, clarifier, judge, oracle. A role is tools + rules + limits; the
+ * walls that make the tools list mean something are hooks (guards/guardHooks), because `allowedTools`
+ * only means "no approval needed".
+ */
+import type { AgentDefinition, McpServerConfig } from '@anthropic-ai/claude-agent-sdk';
+import { detectLang, type Lang } from '../config/lang.js';
+import { ConfigError } from '../errors.js';
+import { isolated } from '../guards/isolate.js';
+import { AgentSpec, type McpServerSource } from '../runtime/spec.js';
+import { CLARIFIER_RULES, COORDINATOR_RULES, JUDGE_RULES, ORACLE_RULES, WORKER_RULES, type RuleText } from './rules.js';
+
+/** A question channel as roles see it (HumanChannel satisfies it). */
+export interface RoleChannel {
+  /** read once per spec: a HumanChannel hands out a new server instance per read */
+  readonly server: McpServerConfig;
+  /** full MCP tool names, e.g. `mcp__human__ask` */
+  readonly toolNames: readonly string[];
+}
+
+export const READ_TOOLS: readonly string[] = Object.freeze(['Read', 'Glob', 'Grep']);
+export const WEB_TOOLS: readonly string[] = Object.freeze(['WebFetch', 'WebSearch']);
+export const WORKER_TOOLS: readonly string[] = Object.freeze(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']);
+/** Gone from the session entirely for roles that must not act: cheaper than a denial, and no temptation. */
+const ACTING_TOOLS: readonly string[] = Object.freeze(['Write', 'Edit', 'NotebookEdit', 'Bash', 'Agent', 'TodoWrite']);
+/**
+ * Worker tools the coordinator must pre-approve: subagents ask the parent's permission rules, and in an
+ * unattended run nobody answers — measured with binary 2.1.332: a worker's `node -e …` came back "This
+ * command requires approval" when the coordinator's allowedTools lacked Bash. (Write/Edit pass through
+ * acceptEdits.) The delegate guard still keeps the coordinator's own hands off.
+ */
+const DELEGATED_APPROVALS: readonly string[] = Object.freeze(['Bash', ...WEB_TOOLS]);
+
+const rules = (r: RuleText, lang: Lang, extra = ''): string => (extra.trim() ? `${r[lang]}\n\n${extra.trim()}` : r[lang]);
+
+/** mcpServers entry + tool names for a channel; `keep` filters the tool names. */
+function channelParts(channel: RoleChannel | undefined, keep: (name: string) => boolean = () => true): { mcpServers: Record<string, McpServerSource>; tools: string[] } {
+  if (!channel) return { mcpServers: {}, tools: [] };
+  const names = [...channel.toolNames];
+  const servers = new Set(names.map((n) => /^mcp__(.+?)__./.exec(n)?.[1]));
+  const key = servers.size === 1 ? [...servers][0] : undefined;
+  if (!key) {
+    throw new ConfigError('bad-channel', `a channel's toolNames must all be mcp__<server>__<tool> names of one server, got ${JSON.stringify(names)}.`);
+  }
+  // a factory: an in-process server serves one connection, and a role's spec runs many times
+  return { mcpServers: { [key]: () => channel.server }, tools: names.filter(keep) };
+}
+
+const notInbox = (n: string): boolean => !n.endsWith('__inbox');
+const uniq = (xs: readonly string[]): string[] => [...new Set(xs)];
+
+export interface CoordinatorOptions {
+  channel?: RoleChannel;
+  /** read-only Bash on the main thread (default true) */
+  glance?: boolean;
+  lang?: Lang;
+  model?: string;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+}
+
+/** Decides and dispatches; never does hands-on work itself (delegateOnly: the Runtime installs delegateGuard). */
+export function coordinator(name: string, instructions: string, workers: Record<string, AgentDefinition>, o: CoordinatorOptions = {}): AgentSpec {
+  const lang = o.lang ?? detectLang();
+  const glance = o.glance ?? true;
+  const ch = channelParts(o.channel);
+  const fromWorkers = Object.values(workers).flatMap((w) => (w.tools ?? DELEGATED_APPROVALS).filter((t) => DELEGATED_APPROVALS.includes(t)));
+  return new AgentSpec({
+    name,
+    instructions: rules(COORDINATOR_RULES, lang, instructions),
+    allowedTools: uniq(['Agent', 'TodoWrite', 'Read', ...(glance ? ['Bash'] : []), ...ch.tools, ...fromWorkers]),
+    permissionMode: 'acceptEdits',
+    delegateOnly: true,
+    glance,
+    agents: workers,
+    mcpServers: ch.mcpServers,
+    ...(o.model !== undefined ? { model: o.model } : {}),
+    ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
+    ...(o.maxBudgetUsd !== undefined ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+  });
+}
+
+export interface WorkerOptions {
+  tools?: readonly string[];
+  /** 'inherit' = the coordinator's model */
+  model?: string;
+  /** append the working rules and the report contract (default true) */
+  discipline?: boolean;
+  /** its own git worktree (isolateGuard injects `isolation: 'worktree'`) */
+  isolate?: boolean;
+  lang?: Lang;
+}
+
+/** A subagent definition. With discipline, its prompt ends with the four-section report contract. */
+export function worker(description: string, prompt: string, o: WorkerOptions = {}): AgentDefinition {
+  if (!description.trim()) throw new ConfigError('bad-spec', 'a worker needs a description: the coordinator picks workers by it.');
+  const lang = o.lang ?? detectLang();
+  const body = prompt.trim();
+  const def: AgentDefinition = {
+    description,
+    prompt: (o.discipline ?? true) ? (body ? `${body}\n\n${WORKER_RULES[lang]}` : WORKER_RULES[lang]) : body,
+    tools: [...(o.tools ?? WORKER_TOOLS)],
+    model: o.model ?? 'inherit',
+  };
+  return o.isolate ? isolated(def) : def;
+}
+
+export interface ClarifierOptions {
+  channel?: RoleChannel;
+  /** Read/Glob/Grep/WebFetch/WebSearch (default true) */
+  canRead?: boolean;
+  lang?: Lang;
+  instructions?: string;
+  model?: string;
+}
+
+/** Asks until the request is clear; cannot write, run or dispatch anything. No turn cap: each question is a turn. */
+export function clarifier(name: string, o: ClarifierOptions = {}): AgentSpec {
+  const lang = o.lang ?? detectLang();
+  const ch = channelParts(o.channel, notInbox);
+  return new AgentSpec({
+    name,
+    instructions: rules(CLARIFIER_RULES, lang, o.instructions),
+    allowedTools: uniq([...ch.tools, ...((o.canRead ?? true) ? [...READ_TOOLS, ...WEB_TOOLS] : [])]),
+    disallowedTools: [...ACTING_TOOLS],
+    mcpServers: ch.mcpServers,
+    workbench: false,
+    ...(o.model !== undefined ? { model: o.model } : {}),
+  });
+}
+
+export interface JudgeOptions {
+  channel?: RoleChannel;
+  /** may run the artifact with Bash (default false) */
+  canRun?: boolean;
+  lang?: Lang;
+  instructions?: string;
+  model?: string;
+}
+
+/** Sets goals and gives verdicts; runs things only with canRun. */
+export function judge(name: string, o: JudgeOptions = {}): AgentSpec {
+  const lang = o.lang ?? detectLang();
+  const canRun = o.canRun ?? false;
+  const ch = channelParts(o.channel, notInbox);
+  return new AgentSpec({
+    name,
+    instructions: rules(JUDGE_RULES, lang, o.instructions),
+    allowedTools: uniq([...ch.tools, ...READ_TOOLS, ...(canRun ? ['Bash'] : [])]),
+    disallowedTools: ACTING_TOOLS.filter((t) => !(canRun && t === 'Bash')),
+    mcpServers: ch.mcpServers,
+    workbench: false,
+    ...(o.model !== undefined ? { model: o.model } : {}),
+  });
+}
+
+export interface OracleOptions {
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  lang?: Lang;
+  model?: string;
+}
+
+/** The side-question answerer: read-only, capped (12 turns, $0.5 by default). */
+export function oracle(o: OracleOptions = {}): AgentSpec {
+  const lang = o.lang ?? detectLang();
+  return new AgentSpec({
+    name: 'oracle',
+    instructions: ORACLE_RULES[lang],
+    allowedTools: [...READ_TOOLS],
+    disallowedTools: [...ACTING_TOOLS],
+    maxTurns: o.maxTurns ?? 12,
+    maxBudgetUsd: o.maxBudgetUsd ?? 0.5,
+    workbench: false,
+    ...(o.model !== undefined ? { model: o.model } : {}),
+  });
+}

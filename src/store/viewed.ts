@@ -1,0 +1,84 @@
+/**
+ * The store the Runtime hands the SDK: every append goes to SQLite unchanged; every load (the copy a
+ * resume feeds the binary) is the cleaned view — stale glances expired, old large results trimmed to
+ * spill files (when enabled), API-error debris, old denials and interrupt residue pruned, the chain
+ * relinked. Rows are never rewritten, so a later resume may apply another policy.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '@anthropic-ai/claude-agent-sdk';
+import { writeFileAtomic } from './files.js';
+import type { SqliteSessionStore } from './sqlite.js';
+import { spillFileName, views, type ViewReport } from './views/index.js';
+
+export interface ViewPolicy {
+  /** trim old large tool results into spill files (off by default in the API, on for the CLI's flow) */
+  trim: boolean;
+  /** expire stale results of read-only glance commands (default on) */
+  ephemeral: boolean;
+  /** denied calls kept in the resumed context (default 1: the newest, so the model doesn't retry it in a loop) */
+  keepDenials: number;
+}
+
+export const DEFAULT_VIEW_POLICY: Readonly<ViewPolicy> = Object.freeze({ trim: false, ephemeral: true, keepDenials: 1 });
+
+/** Where trimmed results go: `<workspace>/.flower/spill/<sha16>.txt` (inside the workspace, so Read reaches it). */
+export function spillWriter(workspace: string): (text: string) => string {
+  return (text: string) => {
+    const rel = path.join('.flower', 'spill', spillFileName(text));
+    const abs = path.join(workspace, rel);
+    if (!fs.existsSync(abs)) writeFileAtomic(abs, text);
+    return rel;
+  };
+}
+
+export class ViewedStore implements SessionStore {
+  /** what the last load() changed, for `trimReport` */
+  lastReport: ViewReport | undefined;
+
+  constructor(readonly inner: SqliteSessionStore, readonly workspace: string, readonly policy: ViewPolicy = DEFAULT_VIEW_POLICY) {}
+
+  append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
+    return this.inner.append(key, entries);
+  }
+
+  async load(key: SessionKey): Promise<SessionStoreEntry[] | null> {
+    const raw = await this.inner.load(key);
+    if (!raw) return raw;
+    const { entries, report } = views(raw, {
+      expire: this.policy.ephemeral ? {} : false,
+      trim: this.policy.trim ? { spill: spillWriter(this.workspace) } : false,
+      prune: { keepDenials: this.policy.keepDenials },
+    });
+    this.lastReport = report;
+    return entries;
+  }
+
+  listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>> {
+    return this.inner.listSessions(projectKey);
+  }
+
+  listSessionSummaries(projectKey: string): Promise<SessionSummaryEntry[]> {
+    return this.inner.listSessionSummaries(projectKey);
+  }
+
+  delete(key: SessionKey): Promise<void> {
+    return this.inner.delete(key);
+  }
+
+  listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]> {
+    return this.inner.listSubkeys(key);
+  }
+
+  hasSession(sessionId: string, projectKey?: string): boolean {
+    return this.inner.hasSession(sessionId, projectKey);
+  }
+
+  lastContext(sessionId: string, opts?: { projectKey?: string }): number {
+    return this.inner.lastContext(sessionId, opts);
+  }
+
+  close(): void {
+    this.inner.close();
+  }
+}
