@@ -45,7 +45,9 @@ test('a channel adds its tools (ask and inbox) and its server under the name its
   const c = coordinator('work', '', {}, { channel, lang: 'en' });
   assert.deepEqual(c.allowedTools.filter((t) => t.startsWith('mcp__')), channel.toolNames);
   assert.deepEqual(Object.keys(c.mcpServers), ['human']);
-  assert.equal(c.mcpServers.human, server);
+  const source = c.mcpServers.human;
+  // a factory, so each query gets a fresh in-process server (one connection per instance)
+  assert.equal(typeof source === 'function' ? source() : source, server);
   assert.throws(() => coordinator('w', '', {}, { channel: { server, toolNames: ['ask'] }, lang: 'en' }), ConfigError);
   assert.throws(() => coordinator('w', '', {}, { channel: { server, toolNames: ['mcp__a__x', 'mcp__b__y'] }, lang: 'en' }), /one server/);
 });
