@@ -6,6 +6,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FlowerError } from '../errors.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
+import { go, type GoOptions } from './go.js';
 import { once, type OnceOptions } from './once.js';
 import { run } from './run.js';
 import { sim } from './sim.js';
@@ -21,6 +22,18 @@ const VERSION = '0.1.0';
 function positiveNumber(v: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`'${v}' is not a positive number.`);
+  return n;
+}
+
+function integer(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError(`'${v}' is not a whole number.`);
+  return n;
+}
+
+function seconds(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new InvalidArgumentError(`'${v}' is not a number of seconds.`);
   return n;
 }
 
@@ -50,6 +63,23 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
   };
 
   program
+    .command('go', { isDefault: true })
+    .description('the default flow: clarify the request (需求.md), set a goal (目标.md), work, and let a fresh judge decide — `flower "…"` is `flower go "…"`; run it again in the same folder to continue')
+    .argument('[ask...]', 'what to do (one sentence); on a folder already in progress, a remark to add')
+    .option('--asks <n>', 'how many questions the agents may ask you (negative = unlimited)', integer, -1)
+    .option('--rounds <n>', 'total work rounds, each judged (reset on every wake)', integer, 3)
+    .option('--no-goal', 'no goal step and no judge')
+    .option('--judge-can-run', 'let the judge run commands (stronger verdicts; it can touch the workspace)', false)
+    .option('--timeout <sec>', 'how long to wait for your answer (≤ 0 = fully automatic; default 1800 on a terminal, 0 otherwise)', seconds)
+    .option('--new', 'archive lineage.json, 需求.md and 目标.md into .flower/notes/archive/<ts>/ and start something else', false)
+    .option('--clarify-only', 'only pin the requirement down (需求.md)', false)
+    .option('--no-trim', 'keep old large tool results in the resumed context')
+    .option('--window <n>', 'the model\'s context window in tokens (handoff threshold follows)', integer)
+    .option('--no-handoff', "use the SDK's own compaction instead of handoff")
+    .exitOverride()
+    .action((ask: string[], o: GoOptions) => settle(go(ask, o, globals(), io)));
+
+  program
     .command('once')
     .description('run one agent on PROMPT: no workflow, no lineage; prints the answer, the session id, cost and turns')
     .argument('<prompt>', 'what to do')
@@ -59,6 +89,11 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('-b, --budget <usd>', 'stop when the cost reaches this many USD', positiveNumber)
     .option('--resume <sid>', 'continue this session')
     .option('--fork', 'with --resume: continue under a new session id, leaving the original untouched', false)
+    .option('--window <n>', "the model's context window in tokens (the handoff threshold follows; default FLOWER_WINDOW, then calibration, then the model name)", (v: string) => {
+      if (!/^\d+$/.test(v.trim()) || Number(v) <= 0) throw new InvalidArgumentError(`'${v}' is not a positive whole number of tokens.`);
+      return Number(v);
+    })
+    .option('--no-handoff', "let the harness compact the context itself instead of handing off to a fresh session")
     .exitOverride()
     .action((prompt: string, o: OnceOptions) => settle(once(prompt, o, globals(), io)));
 

@@ -6,7 +6,7 @@ import type { Lang } from '../config/index.js';
 import type { FlowerEvent, StepResult } from '../runtime/index.js';
 import type { Writable } from './io.js';
 import { messages, type Messages } from './messages.js';
-import { banner, clockDuration, fit, money, sanitize, screenWidth } from './term.js';
+import { banner, clockDuration, fit, money, sanitize, screenWidth, tokens } from './term.js';
 
 export class Renderer {
   readonly t: Messages;
@@ -61,12 +61,49 @@ export class Renderer {
         this.line(`x ${e.text}`);
         return;
       case 'retry':
-        this.line(this.t.retry(e.text));
+        if (p.offline === true || p.online === true) this.line(this.t.offline(e.text));
+        else this.line(this.t.retry(e.text));
         return;
+      case 'ask':
+        this.ask(e);
+        return;
+      case 'mail':
+        this.line(p.state === 'delivered' ? this.t.mailDelivered : this.t.mailQueued);
+        return;
+      case 'task':
+        if (p.kind === 'unverifiable') this.line(this.t.unverifiable(e.text));
+        return;
+      case 'handoff': {
+        const ctx = tokens(Number(p.context) || 0);
+        if (p.phase === 'near') this.line(this.t.handoffNear(ctx, tokens(Number(p.at) || 0)));
+        else if (p.phase === 'writing') this.line(this.t.handoffWriting);
+        else if (p.phase === 'done') {
+          const sec = (p.sections ?? {}) as Record<string, unknown>;
+          for (const k of ['doing', 'decided', 'deadends', 'next']) {
+            const v = String(sec[k] ?? '').trim();
+            if (v) this.line(`#   ${k}: ${v.split('\n')[0] ?? ''}`);
+          }
+          this.line(this.t.handoffDone(String(p.path ?? ''), p.degraded === true));
+        }
+        return;
+      }
       default:
         return;
     }
   };
+
+  private ask(e: FlowerEvent): void {
+    const p = e.payload;
+    const state = String(p.state ?? '');
+    if (state === 'asked') {
+      const options = Array.isArray(p.options) ? (p.options as unknown[]).map(String) : [];
+      const rem = typeof p.remaining === 'number' && p.remaining >= 0 ? ` ${this.t.remaining(p.remaining)}` : '';
+      this.line(`${this.t.question(String(p.id ?? ''))} ${e.text}${rem}`, ...options.map((o, i) => `  ${i + 1}. ${o}`), `  ${this.t.answerHint}`);
+    } else if (state === 'answered') this.line(this.t.answered(String(p.answer ?? '')));
+    else if (state === 'timeout') this.line(this.t.noAnswer);
+    else if (state === 'over_budget') this.line(this.t.overBudget);
+    else if (state === 'declined') this.line(this.t.skipped);
+  }
 
   result(r: StepResult): void {
     const head = r.ok ? this.t.done : this.t.failed;

@@ -1,0 +1,137 @@
+/**
+ * `flower [ask]` (= `flower go`) — the default flow: clarify → set the goal → work, judged each round.
+ * Typing it again in the same folder continues; a sentence given on waking is a remark on the same task.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { detectLang } from '../config/index.js';
+import { HumanChannel, routeLine } from '../human/index.js';
+import { Runtime, type FlowerEvent } from '../runtime/index.js';
+import { starterFlow, wakeState } from '../workflow/index.js';
+import { CliExit, EXIT, type CliIO } from './io.js';
+import type { GlobalOptions } from './program.js';
+import { Renderer } from './render.js';
+import { rescueOnSignals } from './signals.js';
+import { money, tokens } from './term.js';
+
+export interface GoOptions {
+  asks: number;
+  rounds: number;
+  goal: boolean;
+  judgeCanRun: boolean;
+  timeout?: number;
+  new: boolean;
+  clarifyOnly: boolean;
+  trim: boolean;
+  handoff: boolean;
+  window?: number;
+}
+
+export function tilde(p: string, home = os.homedir()): string {
+  return home && (p === home || p.startsWith(home + path.sep)) ? `~${p.slice(home.length)}` : p;
+}
+
+async function readLine(io: CliIO, question: string): Promise<string | null> {
+  if (!io.stdin) return null;
+  const rl = readline.createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: false });
+  io.stderr.write(`${question}\n> `);
+  try {
+    return await new Promise<string | null>((resolve) => {
+      rl.once('line', (l) => resolve(l));
+      rl.once('close', () => resolve(null));
+    });
+  } finally {
+    rl.close();
+  }
+}
+
+export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: CliIO): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  const lang = detectLang(io.env);
+  const ui = new Renderer(io.stdout, lang, { verbose: g.verbose });
+  const ws = path.resolve(cwd, g.workspace);
+  const runDir = path.resolve(cwd, g.runDir);
+  const tty = io.stdin?.isTTY === true;
+  let ask = words.join(' ').trim();
+  let fresh = o.new;
+
+  const st = wakeState(ws, { runDir });
+  if (!ask && tty && !fresh) {
+    const first = await readLine(io, st.waking ? ui.t.askWake : ui.t.askWhat);
+    if (first === null) throw new CliExit(EXIT.failure, '');
+    ask = first.trim();
+    if (ask === '/new') {
+      fresh = true;
+      ask = ((await readLine(io, ui.t.askWhat)) ?? '').trim();
+    }
+  }
+  if (!ask && (fresh || !st.waking)) throw new CliExit(EXIT.failure, `x ${ui.t.nothingToDo}`);
+
+  let timeoutS = o.timeout;
+  if (timeoutS === undefined) {
+    timeoutS = tty ? 1800 : 0;
+    if (!tty) ui.line(ui.t.nonTty);
+  }
+
+  const rt = new Runtime({
+    workspace: ws, runDir, env: io.env, handoff: o.handoff,
+    ...(o.window !== undefined ? { window: o.window } : {}),
+    ...({ trim: o.trim } as object),
+  } as ConstructorParameters<typeof Runtime>[0]);
+  const unhook = rescueOnSignals(rt);
+  let rl: readline.Interface | undefined;
+  const onEvent = (e: FlowerEvent) => {
+    if (e.kind === 'system' && e.payload.lineage === 'corrupt') ui.line(ui.t.lineageCorrupt(String(e.payload.keptAt)));
+    ui.event(e);
+  };
+  const channel = new HumanChannel({
+    onEvent,
+    maxAsks: o.asks < 0 ? null : o.asks,
+    timeoutS,
+    logPath: path.join(ws, '.flower', 'notes', '问答记录.md'),
+    amendPath: path.join(ws, '.flower', 'notes', '需求.md'),
+    lang,
+  }).withSubmissions(['brief', 'goal', 'verdict']);
+  try {
+    const flow = starterFlow(ask, {
+      workspace: ws, runDir, channel, fresh, clarifyOnly: o.clarifyOnly, goal: o.goal, rounds: o.rounds, judgeCanRun: o.judgeCanRun, lang,
+    });
+    if (flow.archived) ui.line(ui.t.archived(flow.archived));
+    if (flow.waking) {
+      const sid = st.steps['干活'];
+      const ctx = sid ? rt.contextOf(sid) : 0;
+      ui.line(ui.t.wakeBanner(tilde(ws), wakeState(ws, { runDir }).checks, ctx > 0 ? tokens(ctx) : '', st.woke + 1));
+    }
+    if (tty && io.stdin) {
+      // read all the time: text typed during hours of work must not be eaten as the next answer
+      rl = readline.createInterface({ input: io.stdin, terminal: false });
+      rl.on('line', (line) => {
+        const r = routeLine(line, { pending: channel.nextAsk() });
+        if (r.kind === 'answer') channel.answer(r.id, r.text);
+        else if (r.kind === 'pick') channel.answer(r.id, String(r.index + 1));
+        else if (r.kind === 'decline') channel.decline(r.id);
+        else if (r.kind === 'mail') channel.send(r.text);
+        // the side oracle (`? …`) is not built yet: say so instead of swallowing the line
+        else if (r.kind === 'oracle') ui.line(`! ${r.question}: side questions are not available yet; your line was not sent`);
+      });
+      rl.on('close', () => {
+        const pending = channel.nextAsk();
+        if (pending) channel.decline(pending.id);
+      });
+    }
+    const ctx = await flow.workflow.run(rt, { onEvent, onStep: (_n, r) => ui.result(r) });
+    ui.line('', ui.t.total(money(rt.totalCost()), rt.manifest.path));
+    if (ctx._failedAt) {
+      const why = ctx._aborted ? `: ${ctx._aborted}` : '';
+      io.stderr.write(`x ${ui.t.abortedAt(ctx._failedAt)}${why}\n`);
+      return EXIT.failure;
+    }
+    return EXIT.ok;
+  } finally {
+    rl?.close();
+    channel.close();
+    unhook();
+    rt.close();
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * starterFlow — what `flower "…"` runs: 确认需求 → 设定目标 → 干活 (judged every round).
+ *
+ * Waking: in a folder whose brief is complete, the sentence typed is a remark on the same task, not a
+ * new task, and it must land in three places or it silently fails — appended to 需求.md, the goal
+ * re-derived (the judge reads only 目标.md), and the work step's resume prompt with the new checklist
+ * as authoritative. A silent wake re-derives nothing and costs nothing extra.
+ */
+import path from 'node:path';
+import type { AgentDefinition } from '@anthropic-ai/claude-agent-sdk';
+import { detectLang, type Lang } from '../../config/index.js';
+import { Brief, Goal, WAKE_AMEND_LABEL } from '../../docs/index.js';
+import { clarifier, coordinator, judge, worker } from '../../roles/index.js';
+import type { WorkflowContext } from '../context.js';
+import { Lineage } from '../lineage.js';
+import { Step } from '../step.js';
+import { notesDirOf, wakeState } from '../wake.js';
+import { Workflow } from '../workflow.js';
+import { texts } from './prompts.js';
+import { clarifyStep, goalStep, GOAL_KEY, withGoal, type FlowChannel } from './steps.js';
+
+export interface StarterOptions {
+  workspace: string;
+  /** relative to the current directory (default 'runs') */
+  runDir?: string;
+  /** the human channel every step shares (its MCP server must offer submit_brief/goal/verdict) */
+  channel: FlowChannel & { readonly server: unknown };
+  /** archive lineage, 需求.md and 目标.md first (`--new`) */
+  fresh?: boolean;
+  clarifyOnly?: boolean;
+  /** set a goal and judge the work (default true; `--no-goal` turns both off) */
+  goal?: boolean;
+  rounds?: number;
+  judgeCanRun?: boolean;
+  /** extra rules for the coordinator */
+  instructions?: string;
+  workers?: Record<string, AgentDefinition>;
+  lang?: Lang;
+}
+
+export interface StarterFlow {
+  workflow: Workflow;
+  /** the folder had a complete brief: this run continues it */
+  waking: boolean;
+  /** the remark was appended to 需求.md (the goal is then re-derived) */
+  amended: boolean;
+  /** archive folder when `fresh` moved something */
+  archived: string | null;
+  briefPath: string;
+  goalPath: string;
+  notesDir: string;
+}
+
+export function starterFlow(ask: string, o: StarterOptions): StarterFlow {
+  const lang = o.lang ?? detectLang();
+  const t = texts(lang);
+  const ws = path.resolve(o.workspace);
+  const runDir = path.resolve(o.runDir ?? 'runs');
+  const notes = notesDirOf(ws);
+  const briefPath = path.join(notes, '需求.md');
+  const goalPath = path.join(notes, '目标.md');
+  let archived: string | null = null;
+  if (o.fresh) archived = Lineage.open(runDir, ws).archive(path.join(notes, 'archive'), [briefPath, goalPath]);
+
+  const remark = ask.trim();
+  const state = wakeState(ws, { runDir });
+  const waking = state.waking;
+  if (!waking && !remark) throw new TypeError('nothing to do: give flower a request (one sentence is enough)');
+  let amended = false;
+  if (waking && remark) {
+    try {
+      amended = Brief.amend(briefPath, remark, { label: WAKE_AMEND_LABEL });
+    } catch {
+      amended = false; // a damaged brief must not stop the run; the remark still reaches the work prompt
+    }
+  }
+
+  const ch = o.channel;
+  const steps: Step[] = [];
+  // when waking, the original request lives in the frozen brief; the sentence is only a remark
+  const clarify = clarifyStep(clarifier('确认需求', { channel: ch, lang }), ch, waking ? (state.brief?.goal ?? remark) : remark, { briefPath, lang });
+  steps.push(clarify);
+  if (!o.clarifyOnly) {
+    const useGoal = o.goal ?? true;
+    if (useGoal) steps.push(goalStep(judge('设定目标', { channel: ch, lang }), ch, { goalPath, alwaysSet: amended, lang }));
+    const workers = o.workers ?? {
+      worker: worker(lang === 'zh' ? '动手干活的人:写代码、跑命令、改文件' : 'hands-on worker: writes code, runs commands, edits files', ''),
+    };
+    const coord = coordinator('干活', o.instructions ?? '', workers, { channel: ch, lang });
+    const workPrompt = (ctx: WorkflowContext) => t.workPrompt(String(ctx['确认需求'] ?? t.noBrief), useGoal ? String(ctx['设定目标'] ?? t.noGoal) : '');
+    const resumePrompt = (ctx: WorkflowContext) => {
+      if (!remark) return t.wakeSilent;
+      const goal = ctx[GOAL_KEY] as Goal | undefined;
+      const parts = [t.wakeRemark(remark)];
+      if (amended && goal?.complete()) parts.push(t.newChecklist(goal.promptBlock()));
+      return parts.join('\n\n');
+    };
+    let work = new Step('干活', coord, workPrompt, { resumePrompt });
+    if (useGoal) {
+      work = withGoal(work, judge('干活·判定', { channel: ch, canRun: o.judgeCanRun ?? false, lang }), ch, {
+        goalPath, manifestPath: path.join(runDir, 'manifest.json'), rounds: o.rounds ?? 3, lang,
+      });
+    }
+    steps.push(work);
+  }
+  return { workflow: new Workflow(steps, { name: 'starter' }), waking, amended, archived, briefPath, goalPath, notesDir: notes };
+}

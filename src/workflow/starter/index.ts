@@ -1,0 +1,5 @@
+export { starterFlow } from './flow.js';
+export type { StarterOptions, StarterFlow } from './flow.js';
+export { clarifyStep, goalStep, withGoal, BRIEF_KEY, MISSING_KEY, GOAL_KEY, VERDICT_KEY, ROUND_KEY } from './steps.js';
+export type { FlowChannel, ClarifyStepOptions, GoalStepOptions, WithGoalOptions } from './steps.js';
+export { texts as starterTexts } from './prompts.js';
