@@ -6,6 +6,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FlowerError } from '../errors.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
+import { demo } from './demo/index.js';
 import { go, type GoOptions } from './go.js';
 import { once, type OnceOptions } from './once.js';
 import { run } from './run.js';
@@ -96,6 +97,13 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('--no-handoff', "let the harness compact the context itself instead of handing off to a fresh session")
     .exitOverride()
     .action((prompt: string, o: OnceOptions) => settle(once(prompt, o, globals(), io)));
+
+  program
+    .command('demo')
+    .description('run the whole flow on the embedded scripted model — no API key, no network — in a fresh temp folder, then wake it once')
+    .option('--dir <folder>', 'run in this folder instead of a new temp folder')
+    .exitOverride()
+    .action((o: { dir?: string }) => settle(demo(o, globals(), io)));
 
   program
     .command('run')

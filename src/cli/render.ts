@@ -25,7 +25,10 @@ export class Renderer {
   }
 
   line(...lines: string[]): void {
-    const text = lines.map((l) => fit(sanitize(l), this.cols)).join('\n') + '\n';
+    // cut to the screen only on a terminal (issue #7: 593-column lines crashed one); a pipe or a log
+    // file gets whole lines, still sanitized
+    const tty = this.out.isTTY === true;
+    const text = lines.map((l) => (tty ? fit(sanitize(l), this.cols) : sanitize(l))).join('\n') + '\n';
     try { this.out.write(text); } catch { /* a closed terminal must not stop the run */ }
   }
 

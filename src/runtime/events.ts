@@ -50,7 +50,7 @@ export function isSyntheticAssistant(m: Obj): boolean {
 
 function toolCallText(input: unknown): string {
   if (!isObj(input)) return '';
-  const v = input.file_path ?? input.command ?? input.pattern ?? input.path ?? input.url ?? input.description ?? input.prompt;
+  const v = input.file_path ?? input.command ?? input.pattern ?? input.path ?? input.url ?? input.question ?? input.description ?? input.prompt;
   return str(v).slice(0, TOOL_CALL_CHARS);
 }
 

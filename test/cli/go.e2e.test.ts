@@ -1,0 +1,138 @@
+/**
+ * The default flow end to end: `flower "…"` processes, the real claude binary, the scripted model.
+ * Roles are routed by what their first message asks them to submit.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { startSim, type Sim, type SimItem } from '../../src/sim/index.js';
+import { cli, project, readJson, testEnv, transcriptOf, type Project } from '../helpers/e2e.js';
+
+let sim: Sim;
+before(async () => { sim = await startSim({ port: 0, onUnexpected: 'error' }); });
+after(async () => { await sim.close(); });
+
+interface Row { step: string; session_id: string; ok: boolean; error: string | null }
+
+const clarifier = { firstUserIncludes: 'submit_brief' };
+const goalSetter = { firstUserIncludes: 'submit_goal' };
+const judge = { firstUserIncludes: 'submit_verdict' };
+const coordinator = { toolsInclude: 'Agent' };
+
+const brief = (): SimItem[] => [
+  { type: 'tool_use', match: clarifier, name: 'mcp__human__submit_brief', input: { goal: '写 md2html 脚本', acceptance: ['node md2html.mjs a.md 输出 html'], boundaries: ['不用第三方库'], unknowns: ['输出到标准输出'] } },
+  { type: 'text', match: clarifier, text: '好了' },
+];
+const goal = (checks = ['node md2html.mjs a.md 输出含 <h1>']): SimItem[] => [
+  { type: 'tool_use', match: goalSetter, name: 'mcp__human__submit_goal', input: { statement: 'md 能转 html', checks: checks.map((text) => ({ text })) } },
+  { type: 'text', match: goalSetter, text: '好了' },
+];
+const work = (text: string): SimItem[] => [{ type: 'text', match: coordinator, text }];
+const verdict = (state: string, reason = ''): SimItem[] => [
+  { type: 'tool_use', match: judge, name: 'mcp__human__submit_verdict', input: { state, reason, checks: [{ item: '输出含 <h1>', pass: state === 'achieved', evidence: '看了输出' }] } },
+  { type: 'text', match: judge, text: '判定完毕' },
+];
+
+const go = (p: Project, args: string[]) => cli([...args, '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url, { FLOWER_LANG: 'zh' }), timeoutMs: 120_000 });
+const rows = (p: Project) => readJson<Row[]>(path.join(p.runs, 'manifest.json'));
+const notes = (p: Project, f: string) => path.join(p.ws, '.flower', 'notes', f);
+
+test('one sentence in: a four-section brief, a goal checklist, work, a verdict — and exit 0', async () => {
+  const p = project('go');
+  sim.reset();
+  sim.enqueue(...brief(), ...goal(), ...work('写好了'), ...verdict('achieved'));
+  const r = await go(p, ['写个 md 转 html 的脚本', '--timeout', '0']);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const b = fs.readFileSync(notes(p, '需求.md'), 'utf8');
+  for (const h of ['## 目标', '## 验收标准', '## 边界', '## 未知与假设']) assert.ok(b.includes(h), h);
+  assert.match(fs.readFileSync(notes(p, '目标.md'), 'utf8'), /# 判定清单\n- node md2html/);
+  assert.deepEqual(rows(p).map((x) => x.step), ['确认需求', '设定目标', '干活', '干活·判定#1']);
+  assert.ok(rows(p).every((x) => x.ok));
+  assert.match(r.stdout, /总花费 \$[\d.]+ · 清单 .*manifest\.json/);
+  assert.deepEqual(sim.unexpected(), []);
+  // the work prompt carries the brief and the goal; the workbench index is in its first message
+  const workReq = sim.messageRequests().find((m) => (m.body as { tools?: { name: string }[] }).tools?.some((t) => t.name === 'Agent'));
+  const firstUser = transcriptOf(workReq!.body)[0]!;
+  assert.match(firstUser, /写 md2html 脚本/);
+  assert.match(firstUser, /md 能转 html/);
+});
+
+test('not yet, then achieved: 干活#round2 continues the same session with the judge\'s reason', async () => {
+  const p = project('round');
+  sim.reset();
+  sim.enqueue(...brief(), ...goal(), ...work('第一版'), ...verdict('not_yet', '空文件时崩溃'), ...work('修好了'), ...verdict('achieved'));
+  const r = await go(p, ['写个 md 转 html 的脚本', '--timeout', '0']);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const rs = rows(p);
+  assert.deepEqual(rs.map((x) => x.step), ['确认需求', '设定目标', '干活', '干活·判定#1', '干活#round2', '干活·判定#2']);
+  assert.equal(rs[4]!.session_id, rs[2]!.session_id);
+  assert.notEqual(rs[5]!.session_id, rs[3]!.session_id, 'each judge is a fresh session');
+  const round2 = sim.messageRequests().filter((m) => (m.body as { tools?: { name: string }[] }).tools?.some((t) => t.name === 'Agent')).at(-1)!;
+  assert.match(transcriptOf(round2.body).at(-1)!, /空文件时崩溃/);
+});
+
+test('unreachable with nobody to ask: exit 1 naming the reason and the goal file, and no further rounds', async () => {
+  const p = project('unreach');
+  sim.reset();
+  sim.enqueue(...brief(), ...goal(), ...work('做不了截图'), ...verdict('unreachable', '需要 macOS 的屏幕录制权限'));
+  const r = await go(p, ['写个 md 转 html 的脚本', '--timeout', '0', '--rounds', '5']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /干活/);
+  assert.match(r.stderr, /需要 macOS 的屏幕录制权限/);
+  assert.match(r.stderr, /目标\.md/);
+  assert.deepEqual(rows(p).map((x) => x.step), ['确认需求', '设定目标', '干活', '干活·判定#1']);
+  assert.match(fs.readFileSync(notes(p, '问答记录.md'), 'utf8'), /无法达成/);
+});
+
+test('a wake remark lands in three places; a silent wake makes no clarify or goal call; --new archives', async () => {
+  const p = project('wake');
+  sim.reset();
+  sim.enqueue(...brief(), ...goal(), ...work('写好了'), ...verdict('achieved'));
+  assert.equal((await go(p, ['写个 md 转 html 的脚本', '--timeout', '0'])).code, 0);
+  const workSid = rows(p)[2]!.session_id;
+
+  sim.reset();
+  sim.enqueue(...goal(['输出含 <h1>', '代码块输出 <pre><code>']), ...work('加上了'), ...verdict('achieved'));
+  const r = await go(p, ['顺便支持代码块高亮', '--timeout', '0']);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  assert.match(r.stdout, /<- 在 .* 接上上次 {2}需求已确认 · 目标 1 条 · 干活上下文 [\d.]+K · 第 2 次唤醒/);
+  assert.match(fs.readFileSync(notes(p, '需求.md'), 'utf8'), /## 唤醒时追加\(\d\d:\d\d:\d\d\)\n顺便支持代码块高亮/);
+  assert.match(fs.readFileSync(notes(p, '目标.md'), 'utf8'), /代码块输出/);
+  const wake = rows(p).slice(4);
+  assert.deepEqual(wake.map((x) => x.step), ['设定目标', '干活', '干活·判定#1']);
+  assert.equal(wake[1]!.session_id, workSid, 'the work step continues its session');
+  const resumed = sim.messageRequests().filter((m) => (m.body as { tools?: { name: string }[] }).tools?.some((t) => t.name === 'Agent'))[0]!;
+  const last = transcriptOf(resumed.body).at(-1)!;
+  assert.match(last, /顺便支持代码块高亮/);
+  assert.match(last, /代码块输出 <pre><code>/, 'the new checklist is in the resume prompt');
+  assert.equal(readJson<{ woke: number }>(path.join(p.runs, 'lineage.json')).woke, 2);
+
+  sim.reset();
+  sim.enqueue(...work('继续'), ...verdict('achieved'));
+  const silent = await go(p, ['--timeout', '0']);
+  assert.equal(silent.code, 0, silent.stderr + silent.stdout);
+  const calls = sim.messageRequests();
+  assert.ok(calls.every((m) => !/submit_brief|submit_goal/.test(transcriptOf(m.body)[0] ?? '')), 'no clarify or goal call');
+  assert.equal(fs.readFileSync(notes(p, '需求.md'), 'utf8').match(/唤醒时追加/g)!.length, 1);
+
+  sim.reset();
+  sim.enqueue(...brief(), ...goal(), ...work('另一件'), ...verdict('achieved'));
+  const fresh = await go(p, ['--new', '另一件事', '--timeout', '0']);
+  assert.equal(fresh.code, 0, fresh.stderr + fresh.stdout);
+  const archive = path.join(p.ws, '.flower', 'notes', 'archive');
+  const [stampDir] = fs.readdirSync(archive);
+  assert.deepEqual(fs.readdirSync(path.join(archive, stampDir!)).sort(), ['lineage.json', '目标.md', '需求.md'].sort());
+  assert.equal(readJson<{ woke: number }>(path.join(p.runs, 'lineage.json')).woke, 1);
+});
+
+test('flower demo runs the whole flow with no key and exits 0', async () => {
+  const p = project('demo');
+  const env = testEnv(p, 'http://127.0.0.1:9');
+  delete (env as Record<string, string | undefined>).ANTHROPIC_API_KEY;
+  delete (env as Record<string, string | undefined>).ANTHROPIC_BASE_URL;
+  const r = await cli(['demo', '--dir', path.join(p.dir, 'demo')], { cwd: p.dir, env, timeoutMs: 180_000 });
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  assert.match(fs.readFileSync(path.join(p.dir, 'demo', 'md2html.mjs'), 'utf8'), /language-/);
+  assert.match(r.stdout, /第 2 次唤醒|wake #2/);
+});
