@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FlowerError, StateCorrupt } from '../errors.js';
+import { writeFileAtomic } from '../store/files.js';
 
 export type DocumentRead =
   | { status: 'ok'; text: string }
@@ -57,19 +58,9 @@ export function clock(d: Date = new Date()): string {
 }
 
 export function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const fd = fs.openSync(tmp, 'w', 0o644);
-    try {
-      fs.writeFileSync(fd, text, 'utf8');
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, file);
+    writeFileAtomic(file, text);
   } catch (e) {
-    try { fs.unlinkSync(tmp); } catch { /* never created, or already renamed */ }
     throw new FlowerError('DOC_WRITE_FAILED',
       `could not write ${file}: ${(e as Error).message}. Check that the folder exists and is writable.`,
       { path: file, cause: e });

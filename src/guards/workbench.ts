@@ -9,12 +9,15 @@
  * One object must serve the guards, the prompt and the Runtime: two default locations that disagree fail
  * silently (surface-config §6).
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { detectLang, type Lang } from '../config/lang.js';
 import { ConfigError, errorText } from '../errors.js';
 import { isWithin } from './common.js';
+import { writeFileAtomic as writeAtomic } from '../store/files.js';
+
+/** Atomic write (temp + rename), shared with every other file flower writes. */
+export { writeAtomic };
 
 export interface WorkbenchOptions {
   /** folder name under the workspace (default `.flower`) */
@@ -96,17 +99,6 @@ function readHead(file: string, bytes = 4096): string {
 const size = (b: number): string => (b < 1024 ? `${b} B` : b < 1024 * 1024 ? `${(b / 1024).toFixed(1)} KB` : `${(b / 1024 / 1024).toFixed(1)} MB`);
 
 /** Write `text` to `file` via a temp file and rename, so a reader never sees half a file. */
-export function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  try {
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    try { fs.rmSync(tmp, { force: true }); } catch { /* nothing left to clean */ }
-    throw e;
-  }
-}
-
 export class Workbench {
   readonly workspace: string;
   readonly root: string;
