@@ -11,6 +11,10 @@ export interface OnceOptions {
   budget?: number;
   resume?: string;
   fork?: boolean;
+  /** --window N: the context window in tokens */
+  window?: number;
+  /** false with --no-handoff (commander's negation default is true) */
+  handoff?: boolean;
 }
 
 export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io: CliIO): Promise<number> {
@@ -23,21 +27,27 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
     permissionMode: o.permissionMode,
     ...(o.budget !== undefined ? { maxBudgetUsd: o.budget } : {}),
   });
-  const rt = new Runtime({ workspace: g.workspace, runDir: g.runDir, env: io.env });
+  const rt = new Runtime({
+    workspace: g.workspace, runDir: g.runDir, env: io.env,
+    handoff: o.handoff !== false, ...(o.window !== undefined ? { window: o.window } : {}),
+  });
   const unhook = rescueOnSignals(rt);
-  const onEvent = g.verbose ? (e: FlowerEvent) => {
-    if (e.kind === 'tool_call') io.stderr.write(`${e.subagent ? '  | ' : ''}* ${e.tool ?? ''} ${e.text}\n`);
-    else if (e.kind === 'error') io.stderr.write(`x ${e.text}\n`);
-  } : undefined;
+  // handoffs and the model-mismatch warning change what the run costs and where it continues: always shown
+  const onEvent = (e: FlowerEvent) => {
+    if (e.kind === 'handoff') io.stderr.write(`# ${e.text}\n`);
+    else if (e.kind === 'error' && (g.verbose || e.payload.model_mismatch === true)) io.stderr.write(`x ${e.text}\n`);
+    else if (g.verbose && e.kind === 'tool_call') io.stderr.write(`${e.subagent ? '  | ' : ''}* ${e.tool ?? ''} ${e.text}\n`);
+  };
   try {
     const r = await rt.run(spec, prompt, {
       stepName: 'ad-hoc',
       ...(o.resume ? { resume: o.resume } : {}),
       ...(o.fork ? { fork: true } : {}),
-      ...(onEvent ? { onEvent } : {}),
+      onEvent,
     });
     if (r.text) io.stdout.write(r.text.endsWith('\n') ? r.text : `${r.text}\n`);
-    io.stdout.write(`-- session ${r.session_id ?? '(none)'} · $${r.cost_usd.toFixed(4)} · ${r.num_turns} turns\n`);
+    const retired = r.retired.length ? ` · handed off from ${r.retired.join(', ')}` : '';
+    io.stdout.write(`-- session ${r.session_id ?? '(none)'} · $${r.cost_usd.toFixed(4)} · ${r.num_turns} turns${retired}\n`);
     if (!r.ok) {
       io.stderr.write(`x failed: ${r.error ?? 'unknown error'}\n`);
       return EXIT.failure;

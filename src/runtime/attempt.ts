@@ -174,6 +174,9 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
     out.error = (last ? sub + (resultText || errs.join('; ')) : '') || out.errors.at(-1) || 'the agent ended without a result';
     if (last && resultText && !out.errors.includes(resultText)) out.errors.push(resultText);
   }
+  // A handoff cut that landed after the turn had already finished successfully (the reading that
+  // crossed the threshold came with the final answer): the step is done; a successor would only redo it.
+  if (out.interrupted === 'handoff' && out.ok) out.interrupted = null;
   if (out.interrupted) {
     out.ok = false;
     out.error = out.interrupted === 'human' ? 'interrupted-by-human'

@@ -8,13 +8,13 @@ export { normalize, contextOf, event } from './events.js';
 export type { FlowerEvent, EventKind, EventSink } from './events.js';
 export {
   thresholds, defaultWindow, resolveWindow, handoffPolicy, guessWindow, configuredModel, positiveInt, formatTokens, modelMismatch,
-  calibrationFile, calibrationKey, readCalibration, calibratedWindow, rememberOverflow,
+  calibrationFile, calibrationKey, readCalibration, calibratedWindow, rememberOverflow, statedLimit,
   LARGE_WINDOW, SMALL_WINDOW, HEADROOM_FLOOR, HEADROOM_FRACTION, MIN_AT, WARN_GAP, MIN_WARN, MAX_GENERATIONS, MAX_DEGRADED_STREAK,
   STARTUP_FLOOR,
 } from './window.js';
 export type { HandoffPolicy, Thresholds, WindowSource } from './window.js';
 export {
   HANDOFF_PROMPT, HANDOFF_SERVER, HANDOFF_TOOL, HANDOFF_TOOL_NAME, handoffPrompt, handoffServer, handoffFrom, safeStepName,
-  handoffFile, writeHandoffRecord, generationsMessage, degradedStreakMessage, sectionsOf,
+  handoffFile, writeHandoffRecord, generationsMessage, degradedStreakMessage, sectionsOf, Generations,
 } from './handoff.js';
-export type { StopContext } from './handoff.js';
+export type { StopContext, Emit, GenerationHost, GenerationStep, HandoffRoute } from './handoff.js';

@@ -5,6 +5,10 @@
  * manifest row. The session id reaches `onSession` the moment it exists (before spawn for a new
  * session, since we choose its id) — continuity's first invariant: a kill -9 one second later must
  * still find the step→session mapping on disk.
+ *
+ * Handoff (handoff.ts, window.ts): when the main-thread context reaches the threshold, or the API says
+ * the prompt no longer fits, the session hands its work to a brand-new one through a written handoff
+ * instead of compacting; `retired` keeps the old ids in order, `session_id` is the successor's.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,14 +17,16 @@ import { ConfigError, errorText } from '../errors.js';
 import { requireCredentials, resolveEnv, type EnvMap, type ResolvedEnv } from '../config/index.js';
 import { SqliteSessionStore, projectKeyFor } from '../store/index.js';
 import { detectLang, type Lang } from '../config/index.js';
-import { runAttempt, type AttemptOutcome } from './attempt.js';
+import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
 import { event, type EventSink } from './events.js';
+import { Generations, type Emit } from './handoff.js';
 import {
   DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, classify, endpoint, reachable, resilienceFromEnv, shouldRetry, type Resilience,
 } from './resilience.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
 import { buildOptions, childEnv, compactEnv, forgetLocalTranscripts, newSessionId } from './options.js';
 import type { AgentSpec, Hooks } from './spec.js';
+import { handoffPolicy, modelMismatch, type HandoffPolicy } from './window.js';
 
 /** The store surface the runtime needs beyond the SDK's SessionStore. */
 export interface FlowerStore extends SessionStore {
@@ -40,8 +46,14 @@ export interface RuntimeOptions {
   cliRetries?: number;
   /** seconds without model output before the watchdog interrupts the turn (default 300, env FLOWER_WATCHDOG) */
   watchdogS?: number;
-  /** handoff on → the child's auto-compact is off unless a spec sets a compact policy */
-  handoff?: boolean;
+  /**
+   * Handoff when the main-thread context nears the window (default on): true = the defaults, false = off
+   * (the child then compacts natively), an object overrides policy fields. While on, the child's
+   * auto-compact is off unless a spec sets a compact policy.
+   */
+  handoff?: boolean | Partial<HandoffPolicy>;
+  /** the context window in tokens (`--window`): wins over FLOWER_WINDOW, the calibration file and the model name */
+  window?: number;
   /** warnings meant for the person (corrupt files kept aside, …); default: stderr */
   onWarning?: (message: string) => void;
   /** a store to use instead of `<runDir>/sessions.db` */
@@ -82,8 +94,10 @@ export class Runtime {
   private readonly resolved: ResolvedEnv;
   private readonly cliRetries: number;
   private readonly watchdogS: number;
-  private readonly handoff: boolean;
+  /** mutable: a real overflow lowers the window for the rest of this Runtime (live calibration) */
+  private readonly hand: HandoffPolicy;
   private readonly policy: Resilience | null;
+  private mismatchWarned = false;
   private readonly lang: Lang;
   private readonly warn: (m: string) => void;
   private readonly live = new Set<() => void>();
@@ -112,7 +126,8 @@ export class Runtime {
     this.store = o.store ?? new SqliteSessionStore(path.join(this.runDir, 'sessions.db'));
     this.cliRetries = o.cliRetries ?? posNum(env.FLOWER_CLI_RETRIES) ?? 2;
     this.watchdogS = o.watchdogS ?? posNum(env.FLOWER_WATCHDOG) ?? 300;
-    this.handoff = o.handoff ?? false;
+    // from the RESOLVED env: a FLOWER_WINDOW that lives only in .env must count
+    this.hand = handoffPolicy(this.resolved.env, o.handoff, o.window);
     this.lang = o.lang ?? detectLang(env);
     const base = resilienceFromEnv(this.resolved.env, DEFAULT_RESILIENCE);
     this.policy = o.resilience === false ? null : { ...base, ...(typeof o.resilience === 'object' ? o.resilience : {}) };
@@ -126,6 +141,11 @@ export class Runtime {
   /** Main-thread context size of the session's last turn, 0 when unknown. */
   contextOf(sessionId: string): number {
     return this.store.lastContext(sessionId, { projectKey: this.projectKey });
+  }
+
+  /** The handoff policy in force (its window drops at once after a real overflow). */
+  get handoffPolicy(): Readonly<HandoffPolicy> {
+    return { ...this.hand };
   }
 
   /** Total cost of every step this Runtime ran. */
@@ -148,23 +168,47 @@ export class Runtime {
         try { cb?.(sid); } catch (e) { this.warn(`onSession callback failed: ${errorText(e)}`); }
       }
     };
-    const emit = (kind: 'retry', text: string, payload: Record<string, unknown>) => {
+    const emit: Emit = (kind, text, payload) => {
       opts.onEvent?.({ ...event(kind, text, { step, ...payload }), step });
     };
+    // per step: the watermark, the "near" notice and the degraded streak never carry over (the
+    // original handed off at once in step two without the reset)
+    const gens = new Generations({
+      workspace: this.workspace, lang: this.lang, env: this.resolved.env, policy: this.hand, warn: this.warn,
+      contextOf: (sid) => this.contextOf(sid),
+      attempt: (s, p, resume) => this.attempt(s, p, step, { resume, ...(opts.hooks ? { hooks: opts.hooks } : {}) }, announce),
+    }, { spec, step, task: prompt, result, emit });
     try {
       let resume = opts.resume;
       let fork = opts.fork ?? false;
       let resumeAt = opts.resumeAt;
       let text = prompt;
       let failed = 0;
-      // bounded: at most maxAttempts failed attempts (each waits a backoff), never an endless loop
+      // bounded: at most maxAttempts failed attempts (each waits a backoff) plus at most maxGenerations
+      // handoffs (neither counts against the other), never an endless loop
       for (;;) {
         const sessionId = resume ? undefined : newSessionId();
         if (sessionId) announce(sessionId);
         result.attempts = failed + 1;
-        const outcome = await this.attempt(spec, text, step, { ...opts, resume, fork, resumeAt, sessionId }, announce);
+        const outcome = await this.attempt(spec, text, step, {
+          ...opts, resume, fork, resumeAt, sessionId, shouldBreak: (ctx) => gens.due(ctx),
+        }, announce);
         this.absorb(result, outcome);
+        this.checkModel(spec, outcome, emit);
         if (outcome.ok) break;
+        const route = gens.route(outcome);
+        if (route) {
+          const h = await gens.handOff(route, outcome);
+          if (!h) break;
+          // a brand-new session (no resume, no fork) whose first prompt is the handoff; the task is not resent
+          resume = undefined;
+          fork = false;
+          resumeAt = undefined;
+          text = h.promptBlock();
+          gens.next();
+          result.context = 0;
+          continue;
+        }
         failed++;
         const verdict = this.retryable(outcome, failed);
         if (!verdict.retry) {
@@ -199,6 +243,17 @@ export class Runtime {
       forgetLocalTranscripts();
     }
     return result;
+  }
+
+  /** #23: a gateway served another model than the one named; the window guessed from the name is suspect. */
+  private checkModel(spec: AgentSpec, o: AttemptOutcome, emit: Emit): void {
+    if (this.mismatchWarned || !o.servedModel) return;
+    const want = spec.model ?? this.resolved.env.ANTHROPIC_MODEL;
+    if (!modelMismatch(want, o.servedModel)) return;
+    this.mismatchWarned = true;
+    emit('error', `the endpoint served ${o.servedModel} although ${want} is configured; the context window guessed from the name ` +
+      `(${this.hand.window}) may be wrong — set FLOWER_WINDOW or --window to the served model's window`,
+    { model_mismatch: true, want, served: o.servedModel });
   }
 
   /** Is another attempt worth it? Fatal errors stop at once with an actionable message. */
@@ -241,25 +296,50 @@ export class Runtime {
 
   private async attempt(
     spec: AgentSpec, prompt: string, step: string,
-    o: Omit<RunOptions, 'resume' | 'fork' | 'resumeAt'> & { resume?: string | undefined; fork?: boolean; resumeAt?: string | undefined; sessionId?: string | undefined },
+    o: Omit<RunOptions, 'resume' | 'fork' | 'resumeAt'> & {
+      resume?: string | undefined; fork?: boolean; resumeAt?: string | undefined; sessionId?: string | undefined;
+      shouldBreak?: (context: number) => InterruptCause | null;
+    },
     announce: (sid: string) => void,
   ): Promise<AttemptOutcome> {
-    const env = childEnv({ base: this.resolved.env, spec, maxRetries: this.cliRetries, extra: compactEnv(spec, this.handoff) });
+    // a resumed (or forked) session reports its cost since the session began, not since this attempt
+    const before = o.resume ? await this.costSoFar(o.resume) : 0;
+    const env = childEnv({ base: this.resolved.env, spec, maxRetries: this.cliRetries, extra: compactEnv(spec, this.hand.enabled) });
     const options = buildOptions({
       spec, cwd: this.workspace, store: this.store, env, abortController: new AbortController(),
       ...(o.resume ? { resume: o.resume } : {}), ...(o.fork ? { fork: true } : {}), ...(o.resumeAt ? { resumeAt: o.resumeAt } : {}),
       ...(o.sessionId ? { sessionId: o.sessionId } : {}), ...(o.hooks ? { hooks: o.hooks } : {}),
     });
-    return runAttempt(prompt, options, {
+    const out = await runAttempt(prompt, options, {
       step,
       watchdogS: this.watchdogS,
       onSession: announce,
       ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+      ...(o.shouldBreak ? { shouldBreak: o.shouldBreak } : {}),
       register: (stop) => {
         this.live.add(stop);
         return () => this.live.delete(stop);
       },
     });
+    out.costUsd = Math.max(0, out.costUsd - before);
+    return out;
+  }
+
+  /**
+   * What the session had cost before this attempt: its last `cost-state` entry. The CLI restores that
+   * total on resume and `result.total_cost_usd` keeps counting from it (measured: 0.006, 0.012, 0.018
+   * for three equal turns; a fork continues its source's total), so without this baseline every
+   * resumed attempt would count the whole session again.
+   */
+  private async costSoFar(sessionId: string): Promise<number> {
+    try {
+      const entries = (await this.store.load({ projectKey: this.projectKey, sessionId })) ?? [];
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const e = entries[i]!;
+        if (e.type === 'cost-state' && typeof e.totalCostUSD === 'number' && Number.isFinite(e.totalCostUSD)) return e.totalCostUSD;
+      }
+    } catch { /* an unreadable store only costs the baseline */ }
+    return 0;
   }
 
   private absorb(result: StepResult, a: AttemptOutcome): void {
@@ -301,6 +381,7 @@ export class Runtime {
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 
 /** Fatal errors say what to fix, not only what happened. */
 export function fatalMessage(text: string): string {
