@@ -75,10 +75,9 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   }
 
   const rt = new Runtime({
-    workspace: ws, runDir, env: io.env, handoff: o.handoff,
+    workspace: ws, runDir, env: io.env, handoff: o.handoff, workbench: true, trim: o.trim,
     ...(o.window !== undefined ? { window: o.window } : {}),
-    ...({ trim: o.trim } as object),
-  } as ConstructorParameters<typeof Runtime>[0]);
+  });
   const unhook = rescueOnSignals(rt);
   let rl: readline.Interface | undefined;
   const onEvent = (e: FlowerEvent) => {

@@ -15,7 +15,8 @@ import path from 'node:path';
 import type { SessionStore } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError, errorText } from '../errors.js';
 import { requireCredentials, resolveEnv, type EnvMap, type ResolvedEnv } from '../config/index.js';
-import { SqliteSessionStore, projectKeyFor } from '../store/index.js';
+import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../store/index.js';
+import { guardHooks, Workbench } from '../guards/index.js';
 import { detectLang, type Lang } from '../config/index.js';
 import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
 import { event, type EventSink } from './events.js';
@@ -24,7 +25,7 @@ import {
   DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, classify, endpoint, reachable, resilienceFromEnv, shouldRetry, type Resilience,
 } from './resilience.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
-import { buildOptions, childEnv, compactEnv, forgetLocalTranscripts, newSessionId } from './options.js';
+import { buildOptions, childEnv, compactEnv, forgetLocalTranscripts, mergeHooks, newSessionId } from './options.js';
 import type { AgentSpec, Hooks } from './spec.js';
 import { handoffPolicy, modelMismatch, type HandoffPolicy } from './window.js';
 
@@ -56,8 +57,21 @@ export interface RuntimeOptions {
   window?: number;
   /** warnings meant for the person (corrupt files kept aside, …); default: stderr */
   onWarning?: (message: string) => void;
-  /** a store to use instead of `<runDir>/sessions.db` */
+  /** a store to use instead of `<runDir>/sessions.db` (used as is: no resume views) */
   store?: FlowerStore;
+  /**
+   * The workbench (`.flower/`: scripts, artifacts, notes, spill, INDEX.md). `true` = `<workspace>/.flower`;
+   * pass one Workbench object to share it with the workflow (two locations fail silently). Default off.
+   * With a workbench: big tool outputs spill to files, and new sessions of specs with `workbench: true`
+   * get the index in their first message.
+   */
+  workbench?: boolean | Workbench;
+  /** on resume, archive old large tool results to spill files (default off; the CLI's flow turns it on) */
+  trim?: boolean;
+  /** on resume, mark stale results of read-only glance commands (default on) */
+  ephemeral?: boolean;
+  /** denied calls kept in a resumed context (default 1) */
+  keepDenials?: number;
   /** flower's retry policy for infrastructure failures; false turns it off (default: on, FLOWER_* env overrides) */
   resilience?: boolean | Partial<Resilience>;
   /** terminal language for the fixed prompts flower sends (default from FLOWER_LANG / LANG) */
@@ -89,6 +103,7 @@ export class Runtime {
   readonly projectKey: string;
   readonly manifest: Manifest;
   readonly store: FlowerStore;
+  readonly workbench: Workbench | undefined;
   /** set by a Workflow around a step's own agent call (never around a gate's) */
   onSession: ((sessionId: string) => void) | undefined;
   private readonly resolved: ResolvedEnv;
@@ -123,7 +138,11 @@ export class Runtime {
     this.runId = newRunId();
     this.projectKey = projectKeyFor(this.workspace);
     this.manifest = new Manifest(this.runDir, this.runId, this.warn);
-    this.store = o.store ?? new SqliteSessionStore(path.join(this.runDir, 'sessions.db'));
+    this.store = o.store ?? new ViewedStore(new SqliteSessionStore(path.join(this.runDir, 'sessions.db')), this.workspace, {
+      trim: o.trim ?? false, ephemeral: o.ephemeral ?? true, keepDenials: o.keepDenials ?? 1,
+    });
+    this.workbench = o.workbench instanceof Workbench ? o.workbench : o.workbench ? new Workbench(this.workspace) : undefined;
+    this.workbench?.ensure();
     this.cliRetries = o.cliRetries ?? posNum(env.FLOWER_CLI_RETRIES) ?? 2;
     this.watchdogS = o.watchdogS ?? posNum(env.FLOWER_WATCHDOG) ?? 300;
     // from the RESOLVED env: a FLOWER_WINDOW that lives only in .env must count
@@ -305,11 +324,21 @@ export class Runtime {
     // a resumed (or forked) session reports its cost since the session began, not since this attempt
     const before = o.resume ? await this.costSoFar(o.resume) : 0;
     const env = childEnv({ base: this.resolved.env, spec, maxRetries: this.cliRetries, extra: compactEnv(spec, this.hand.enabled) });
+    const wb = this.workbench;
+    // the walls are hooks, never prompt wording: every role gets its guards, whatever the caller passed
+    const hooks = mergeHooks(guardHooks(spec, { ...(wb ? { workbench: wb } : {}), lang: this.lang }), o.hooks);
     const options = buildOptions({
       spec, cwd: this.workspace, store: this.store, env, abortController: new AbortController(),
       ...(o.resume ? { resume: o.resume } : {}), ...(o.fork ? { fork: true } : {}), ...(o.resumeAt ? { resumeAt: o.resumeAt } : {}),
-      ...(o.sessionId ? { sessionId: o.sessionId } : {}), ...(o.hooks ? { hooks: o.hooks } : {}),
+      ...(o.sessionId ? { sessionId: o.sessionId } : {}), ...(hooks ? { hooks } : {}),
+      ...(wb?.external ? { additionalDirectories: [wb.root] } : {}),
     });
+    // the index goes into the FIRST user message of a NEW session only (issue #22: in the system
+    // prompt it broke the prompt cache; repeated on resume it duplicates)
+    if (wb && spec.workbench && !o.resume) {
+      safely(() => wb.refresh());
+      prompt = wb.prime(prompt);
+    }
     const out = await runAttempt(prompt, options, {
       step,
       watchdogS: this.watchdogS,
@@ -394,4 +423,8 @@ export function fatalMessage(text: string): string {
   if (/max_turns/i.test(text)) return `${text.trim()} — raise the spec's maxTurns if the step needs more turns`;
   if (/budget/i.test(text)) return `${text.trim()} — the budget cap was reached`;
   return text.trim();
+}
+
+function safely(fn: () => void): void {
+  try { fn(); } catch { /* the index is a convenience; a failure to refresh it must not stop the step */ }
 }

@@ -56,6 +56,9 @@ test('one sentence in: a four-section brief, a goal checklist, work, a verdict �
   const firstUser = transcriptOf(workReq!.body)[0]!;
   assert.match(firstUser, /写 md2html 脚本/);
   assert.match(firstUser, /md 能转 html/);
+  assert.match(firstUser, /<workbench>[\s\S]*INDEX|<workbench>/, 'the workbench index opens the new session');
+  assert.doesNotMatch(JSON.stringify((workReq!.body as { system?: unknown }).system ?? ''), /<workbench>/, 'never in the system prompt');
+  assert.ok(fs.existsSync(path.join(p.ws, '.flower', 'INDEX.md')));
 });
 
 test('not yet, then achieved: 干活#round2 continues the same session with the judge\'s reason', async () => {
@@ -105,6 +108,7 @@ test('a wake remark lands in three places; a silent wake makes no clarify or goa
   const resumed = sim.messageRequests().filter((m) => (m.body as { tools?: { name: string }[] }).tools?.some((t) => t.name === 'Agent'))[0]!;
   const last = transcriptOf(resumed.body).at(-1)!;
   assert.match(last, /顺便支持代码块高亮/);
+  assert.doesNotMatch(last, /<workbench>/, 'no index again on resume');
   assert.match(last, /代码块输出 <pre><code>/, 'the new checklist is in the resume prompt');
   assert.equal(readJson<{ woke: number }>(path.join(p.runs, 'lineage.json')).woke, 2);
 

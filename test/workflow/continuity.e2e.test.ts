@@ -40,6 +40,16 @@ console.log(JSON.stringify({ woke: ctx._woke, sessions: ctx._sessions, failed: c
   return p;
 }
 
+function storedEntries(p: Project, sid: string): number {
+  if (!fs.existsSync(path.join(p.runs, 'sessions.db'))) return 0;
+  const db = new Database(path.join(p.runs, 'sessions.db'), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("select count(*) n from entries where store_key like ?").get(`%/${sid}`) as { n: number }).n;
+  } catch {
+    return 0;
+  } finally { db.close(); }
+}
+
 const runFlow = (p: Project, extra: string[] = [], env = testEnv(p, sim.url)) =>
   cli(['run', 'flow.mjs:workflow', '-w', p.ws, '-r', p.runs, ...extra], { cwd: p.dir, env });
 
@@ -75,6 +85,9 @@ test('kill -9 while the first step waits on the model: lineage already names the
   await until('the model request', () => sim.messageRequests().length >= 1);
   const sid = readJson<Lin>(lineage).steps['取词'];
   assert.ok(sid, 'lineage names the session before the step ends');
+  // the SDK mirrors the transcript to sessions.db about every 100 ms; "waiting on the model" means
+  // the prompt is stored by then (a kill within that first instant starts fresh, by invariant 2)
+  await until('the prompt in sessions.db', () => storedEntries(p, sid!) > 0);
   process.kill(child.pid!, 'SIGKILL');
   await done;
   sim.reset();
