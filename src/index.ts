@@ -1,15 +1,51 @@
 /**
  * flower — a long-horizon agent framework on the Claude Agent SDK.
  * The public API mirrors the seed: AgentSpec, Runtime, Step, Workflow, wakeState, Lineage, Resilience …
+ * The scripted model is a separate entry: `flower/sim`.
  */
 export { FlowerError, ConfigError, ModelError, GuardDenied, StateCorrupt, InternalError } from './errors.js';
-export { AgentSpec, Runtime, Manifest, normalize, contextOf, PERMISSION_MODES } from './runtime/index.js';
-export type {
-  AgentSpecOptions, CompactPolicy, Hooks, RuntimeOptions, RunOptions, FlowerStore,
-  StepResult, ManifestRow, FlowerEvent, EventKind, EventSink,
+
+// runtime: one agent step on the SDK, its attempt loop, events, manifest, resilience, handoff
+export {
+  AgentSpec, Runtime, Manifest, normalize, contextOf, PERMISSION_MODES,
+  DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, classify, shouldRetry, isOverflow, endpoint, reachable, resilienceFromEnv,
+  defaultWindow, handoffPolicy, thresholds, rememberOverflow, HANDOFF_PROMPT,
 } from './runtime/index.js';
-export { SqliteSessionStore, projectKeyFor } from './store/index.js';
+export type {
+  AgentSpecOptions, CompactPolicy, Hooks, McpServerSource, RuntimeOptions, RunOptions, FlowerStore,
+  StepResult, ManifestRow, FlowerEvent, EventKind, EventSink, Resilience, ErrorClass, Endpoint, HandoffPolicy, Thresholds,
+} from './runtime/index.js';
+
+// workflow: steps, lineage, wake state, the starter flow
+export {
+  Step, StepAbort, Workflow, Lineage, wakeState, starterFlow, clarifyStep, goalStep, withGoal,
+  BRIEF_KEY, MISSING_KEY, GOAL_KEY, VERDICT_KEY, ROUND_KEY,
+} from './workflow/index.js';
+export type {
+  StepOptions, PromptSource, WorkflowOptions, WorkflowRunOptions, WorkflowContext, WorkflowRuntime, LineageData,
+  WakeState, WakeOptions, StarterOptions, StarterFlow, FlowChannel,
+} from './workflow/index.js';
+
+// store: SQLite sessions and the resume views
+export { SqliteSessionStore, ViewedStore, projectKeyFor, views, expire, trim, prune, relink, trimReport } from './store/index.js';
+export type { ViewPolicy, ViewOptions, ViewReport } from './store/index.js';
+export type { TrimOptions as TrimPolicy, PruneOptions as PrunePolicy, ExpireOptions as EphemeralPolicy } from './store/views/index.js';
+
+// roles and guards
+export { coordinator, worker, clarifier, judge, oracle, COORDINATOR_RULES, WORKER_RULES, CLARIFIER_RULES, JUDGE_RULES, ORACLE_RULES } from './roles/index.js';
+export type { RoleChannel } from './roles/index.js';
+export {
+  isEphemeral, guardHooks, whitelistGuard, delegateGuard, spillGuard, indexGuard, isolateGuard, isolated, requireGitRepo, Workbench,
+} from './guards/index.js';
+
+// documents and the human channel
+export { Brief, Goal, Verdict, Handoff } from './docs/index.js';
+export { HumanChannel } from './human/index.js';
+export type { Ask, AskResult, Mail, HumanChannelOptions } from './human/index.js';
+
+// configuration
 export { resolveEnv, parseDotenv, detectLang } from './config/index.js';
 export type { Lang } from './config/index.js';
-export { Step, StepAbort, Workflow, Lineage, wakeState } from './workflow/index.js';
-export type { StepOptions, PromptSource, WorkflowOptions, WorkflowRunOptions, WorkflowContext, LineageData, WakeState, WakeOptions } from './workflow/index.js';
+
+// the command line, callable in-process: main(argv, { stdout, stderr, env })
+export { main } from './cli/index.js';

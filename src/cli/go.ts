@@ -7,6 +7,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { detectLang } from '../config/index.js';
 import { HumanChannel, routeLine } from '../human/index.js';
+import { requireGitRepo, Workbench } from '../guards/index.js';
 import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { starterFlow, wakeState } from '../workflow/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
@@ -26,6 +27,7 @@ export interface GoOptions {
   trim: boolean;
   handoff: boolean;
   window?: number;
+  isolate?: boolean;
 }
 
 export function tilde(p: string, home = os.homedir()): string {
@@ -56,7 +58,15 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   let ask = words.join(' ').trim();
   let fresh = o.new;
 
-  const st = wakeState(ws, { runDir });
+  // --isolate: every worker gets its own git worktree, so the workbench moves out of the repository
+  // (<parent>/.flower-<name>) where every worktree can reach it
+  let wb: Workbench | undefined;
+  if (o.isolate) {
+    requireGitRepo(ws);
+    wb = new Workbench(ws, { root: path.join(path.dirname(ws), `.flower-${path.basename(ws)}`), lang });
+  }
+  const notesDir = wb ? wb.notes : path.join(ws, '.flower', 'notes');
+  const st = wakeState(ws, { runDir, notesDir });
   if (!ask && tty && !fresh) {
     const first = await readLine(io, st.waking ? ui.t.askWake : ui.t.askWhat);
     if (first === null) throw new CliExit(EXIT.failure, '');
@@ -75,7 +85,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   }
 
   const rt = new Runtime({
-    workspace: ws, runDir, env: io.env, handoff: o.handoff, workbench: true, trim: o.trim,
+    workspace: ws, runDir, env: io.env, handoff: o.handoff, workbench: wb ?? true, trim: o.trim,
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
   const unhook = rescueOnSignals(rt);
@@ -88,19 +98,20 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     onEvent,
     maxAsks: o.asks < 0 ? null : o.asks,
     timeoutS,
-    logPath: path.join(ws, '.flower', 'notes', '问答记录.md'),
-    amendPath: path.join(ws, '.flower', 'notes', '需求.md'),
+    logPath: path.join(notesDir, '问答记录.md'),
+    amendPath: path.join(notesDir, '需求.md'),
     lang,
   }).withSubmissions(['brief', 'goal', 'verdict']);
   try {
     const flow = starterFlow(ask, {
       workspace: ws, runDir, channel, fresh, clarifyOnly: o.clarifyOnly, goal: o.goal, rounds: o.rounds, judgeCanRun: o.judgeCanRun, lang,
+      notesDir, isolate: o.isolate ?? false,
     });
     if (flow.archived) ui.line(ui.t.archived(flow.archived));
     if (flow.waking) {
       const sid = st.steps['干活'];
       const ctx = sid ? rt.contextOf(sid) : 0;
-      ui.line(ui.t.wakeBanner(tilde(ws), wakeState(ws, { runDir }).checks, ctx > 0 ? tokens(ctx) : '', st.woke + 1));
+      ui.line(ui.t.wakeBanner(tilde(ws), wakeState(ws, { runDir, notesDir }).checks, ctx > 0 ? tokens(ctx) : '', st.woke + 1));
     }
     if (tty && io.stdin) {
       // read all the time: text typed during hours of work must not be eaten as the next answer

@@ -77,6 +77,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('--no-trim', 'keep old large tool results in the resumed context')
     .option('--window <n>', 'the model\'s context window in tokens (handoff threshold follows)', integer)
     .option('--no-handoff', "use the SDK's own compaction instead of handoff")
+    .option('--isolate', 'each worker in its own git worktree (the workspace must be a git repository; the workbench moves to <parent>/.flower-<name>)', false)
     .exitOverride()
     .action((ask: string[], o: GoOptions) => settle(go(ask, o, globals(), io)));
 

@@ -18,3 +18,7 @@ export {
   handoffFile, writeHandoffRecord, generationsMessage, degradedStreakMessage, sectionsOf, Generations,
 } from './handoff.js';
 export type { StopContext, Emit, GenerationHost, GenerationStep, HandoffRoute } from './handoff.js';
+export {
+  DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, classify, shouldRetry, isOverflow, overflowLimit, endpoint, reachable, resilienceFromEnv,
+} from './resilience.js';
+export type { Resilience, ErrorClass, Endpoint } from './resilience.js';

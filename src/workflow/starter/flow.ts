@@ -35,6 +35,10 @@ export interface StarterOptions {
   /** extra rules for the coordinator */
   instructions?: string;
   workers?: Record<string, AgentDefinition>;
+  /** each worker in its own git worktree (`--isolate`; the workspace must be a git repository) */
+  isolate?: boolean;
+  /** where 需求.md / 目标.md live (default `<workspace>/.flower/notes`; with --isolate, the external workbench's) */
+  notesDir?: string;
   lang?: Lang;
 }
 
@@ -56,14 +60,14 @@ export function starterFlow(ask: string, o: StarterOptions): StarterFlow {
   const t = texts(lang);
   const ws = path.resolve(o.workspace);
   const runDir = path.resolve(o.runDir ?? 'runs');
-  const notes = notesDirOf(ws);
+  const notes = o.notesDir ?? notesDirOf(ws);
   const briefPath = path.join(notes, '需求.md');
   const goalPath = path.join(notes, '目标.md');
   let archived: string | null = null;
   if (o.fresh) archived = Lineage.open(runDir, ws).archive(path.join(notes, 'archive'), [briefPath, goalPath]);
 
   const remark = ask.trim();
-  const state = wakeState(ws, { runDir });
+  const state = wakeState(ws, { runDir, notesDir: notes });
   const waking = state.waking;
   if (!waking && !remark) throw new TypeError('nothing to do: give flower a request (one sentence is enough)');
   let amended = false;
@@ -84,7 +88,7 @@ export function starterFlow(ask: string, o: StarterOptions): StarterFlow {
     const useGoal = o.goal ?? true;
     if (useGoal) steps.push(goalStep(judge('设定目标', { channel: ch, lang }), ch, { goalPath, alwaysSet: amended, lang }));
     const workers = o.workers ?? {
-      worker: worker(lang === 'zh' ? '动手干活的人:写代码、跑命令、改文件' : 'hands-on worker: writes code, runs commands, edits files', ''),
+      worker: worker(lang === 'zh' ? '动手干活的人:写代码、跑命令、改文件' : 'hands-on worker: writes code, runs commands, edits files', '', { isolate: o.isolate ?? false, lang }),
     };
     const coord = coordinator('干活', o.instructions ?? '', workers, { channel: ch, lang });
     const workPrompt = (ctx: WorkflowContext) => t.workPrompt(String(ctx['确认需求'] ?? t.noBrief), useGoal ? String(ctx['设定目标'] ?? t.noGoal) : '');
