@@ -14,6 +14,8 @@ import { guardHooks, Workbench } from '../../src/guards/index.js';
 import { coordinator, worker } from '../../src/roles/index.js';
 import { AgentSpec, Runtime } from '../../src/runtime/index.js';
 import { startSim, toolResultsOf, type Sim, type ToolResultSeen } from '../../src/sim/index.js';
+import { SqliteSessionStore, ViewedStore } from '../../src/store/index.js';
+import type { SessionKey } from '@anthropic-ai/claude-agent-sdk';
 import { project, testEnv, type Project } from '../helpers/e2e.js';
 
 let sim: Sim;
@@ -116,6 +118,26 @@ test('a coordinator dispatches a worker that writes; the worker\'s transcript is
     assert.match(payloads, /"isSidechain":true/);
     assert.match(payloads, /built by the worker/);
   } finally { db.close(); }
+
+  // a rerun restores it: resuming the coordinator's session loads the worker's transcript too
+  const loaded: string[] = [];
+  class SpyStore extends ViewedStore {
+    override async load(key: SessionKey) {
+      loaded.push(key.subpath ?? '(main)');
+      return super.load(key);
+    }
+  }
+  sim.reset();
+  sim.enqueue({ type: 'text', match: { firstUserIncludes: 'COORD-B7' }, text: 'still here' });
+  const store = new SpyStore(new SqliteSessionStore(path.join(p.runs, 'sessions.db')), p.ws);
+  const rt2 = new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url), onWarning: () => {}, store });
+  try {
+    const again = await rt2.run(spec, 'anything left?', { resume: sid });
+    assert.equal(again.ok, true, again.error ?? '');
+    assert.equal(again.session_id, sid);
+  } finally { rt2.close(); }
+  assert.ok(loaded.includes('(main)'));
+  assert.ok(loaded.some((k) => k.startsWith('subagents/agent-')), `loaded: ${loaded.join(', ')}`);
 });
 
 test('a 10,000-char Bash output reaches the model as a pointer with a ≤400-char head; reading the spill file back is not spilled', async () => {
