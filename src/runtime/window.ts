@@ -48,8 +48,17 @@ export interface Thresholds {
   warnAt: number;
 }
 
+/**
+ * room = headroom if given, else max(50k, 25 % of the window) — but the 50k floor never takes more than
+ * half the window. On a small window (the issue's `--window 60000`) the floor would put the threshold at
+ * 10k, below a coordinator's ~34k start-up floor: every session would hand off at its first message,
+ * eight times over. There 25 % applies (60k → hand off at 45k, warn at 25k). From 100k up the floor
+ * holds as in the original (100k → 50k, 200k → 150k, 1M → 750k).
+ */
 export function thresholds(p: Pick<HandoffPolicy, 'window' | 'headroom'>): Thresholds {
-  const room = p.headroom > 0 ? p.headroom : Math.max(HEADROOM_FLOOR, Math.floor(p.window * HEADROOM_FRACTION));
+  const quarter = Math.floor(p.window * HEADROOM_FRACTION);
+  const floor = p.window - HEADROOM_FLOOR >= p.window / 2 ? HEADROOM_FLOOR : 0;
+  const room = p.headroom > 0 ? p.headroom : Math.max(floor, quarter);
   const at = Math.max(MIN_AT, p.window - room);
   return { room, at, warnAt: Math.max(MIN_WARN, at - WARN_GAP) };
 }

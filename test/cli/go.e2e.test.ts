@@ -140,3 +140,44 @@ test('flower demo runs the whole flow with no key and exits 0', async () => {
   assert.match(fs.readFileSync(path.join(p.dir, 'demo', 'md2html.mjs'), 'utf8'), /language-/);
   assert.match(r.stdout, /第 2 次唤醒|wake #2/);
 });
+
+test('--window 60000: the work session nearing 45k writes its handoff and a fresh session takes over; a rerun continues the successor', async () => {
+  const p = project('handoff');
+  const handoffAsk = { lastUserIncludes: 'submit_handoff' };
+  const successor = { toolsInclude: 'Agent', firstUserIncludes: '你在接手' };
+  sim.reset();
+  sim.enqueue(
+    ...brief(), ...goal(),
+    { type: 'tool_use', match: coordinator, name: 'Bash', input: { command: 'ls', description: 'look' }, usage: { input_tokens: 30_000 } },
+    { type: 'tool_use', match: { ...coordinator, not: handoffAsk }, name: 'Bash', input: { command: 'ls -la', description: 'look again' }, usage: { input_tokens: 46_000 } },
+    { type: 'tool_use', match: handoffAsk, name: 'mcp__flower_handoff__submit_handoff', input: { doing: '在写 md2html.mjs,标题已支持', decided: '只用 Node 自带模块,因为不许装依赖', deadends: '暂无', next: '跑 node md2html.mjs a.md,再加列表', scene: 'md2html.mjs' }, usage: { input_tokens: 47_000 } },
+    { type: 'text', match: { lastUserIncludes: '已收到交接书' }, text: '交接书已提交。', usage: { input_tokens: 47_500 } },
+    { type: 'text', match: successor, text: '接手后写完了。', usage: { input_tokens: 12_000 } },
+    ...verdict('achieved'),
+  );
+  const r = await go(p, ['写个 md 转 html 的脚本', '--timeout', '0', '--window', '60000']);
+  const un = sim.unexpected().map((m) => `${m.headers['x-claude-code-session-id']} first=${(transcriptOf(m.body)[0] ?? '').slice(0, 80)} last=${(transcriptOf(m.body).at(-1) ?? '').slice(0, 200)}`);
+  assert.deepEqual(un, [], r.stdout);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const doc = fs.readFileSync(notes(p, '交接-干活.md'), 'utf8');
+  assert.match(doc, /现在在做什么\n+在写 md2html\.mjs/);
+  assert.match(doc, /下一步\n+跑 node md2html\.mjs a\.md/);
+  const work = readJson<(Row & { retired: string[] })[]>(path.join(p.runs, 'manifest.json')).find((x) => x.step === '干活')!;
+  assert.equal(work.retired.length, 1);
+  assert.notEqual(work.session_id, work.retired[0]);
+  const handoffReq = sim.messageRequests().find((m) => /submit_handoff/.test(transcriptOf(m.body).at(-1) ?? ''))!;
+  assert.equal(handoffReq.headers['x-claude-code-session-id'], work.retired[0], 'the same session writes its handoff');
+  const succ = sim.messageRequests().find((m) => (m.headers['x-claude-code-session-id'] as string) === work.session_id)!;
+  const first = transcriptOf(succ.body)[0]!;
+  assert.match(first, /你在接手/);
+  assert.doesNotMatch(first, /写 md2html 脚本/, 'the task is not resent: the handoff is the prompt');
+  assert.match(r.stdout, /# 交接完成/);
+  const lin = readJson<{ steps: Record<string, string> }>(path.join(p.runs, 'lineage.json'));
+  assert.equal(lin.steps['干活'], work.session_id, 'lineage follows the successor');
+
+  sim.reset();
+  sim.enqueue({ type: 'text', match: successor, text: '继续', usage: { input_tokens: 13_000 } }, ...verdict('achieved'));
+  const again = await go(p, ['--timeout', '0', '--window', '60000']);
+  assert.equal(again.code, 0, again.stderr + again.stdout);
+  assert.equal(sim.messageRequests()[0]!.headers['x-claude-code-session-id'], work.session_id, 'a rerun continues the successor');
+});

@@ -78,12 +78,12 @@ test('the stop messages say what to change', () => {
   const c = { step: 'work', window: 60_000, t: thresholds({ window: 60_000, headroom: 0 }) };
   const gens = generationsMessage(c, 8);
   assert.match(gens, /retired 8 sessions/);
-  assert.match(gens, /threshold \(10000 tokens of a 60000-token window\)/);
+  assert.match(gens, /threshold \(45000 tokens of a 60000-token window\)/);
   assert.match(gens, /start-up floor \(about 34k tokens for a coordinator\)/);
   assert.match(gens, /--window N \(or FLOWER_WINDOW\), or run with --no-handoff/);
   const deg = degradedStreakMessage(c, 2);
   assert.match(deg, /2 degraded handoffs in a row in step "work"/);
-  assert.match(deg, /window 60000, threshold 10000, room 50000 tokens/);
+  assert.match(deg, /window 60000, threshold 45000, room 15000 tokens/);
 });
 
 test('a degraded handoff keeps the start of the task and says to inspect the scene first', () => {

@@ -14,13 +14,14 @@ import {
 const home = () => fs.mkdtempSync(path.join(os.tmpdir(), 'flower-window-'));
 const cfgEnv = (dir: string, extra: Record<string, string> = {}) => ({ XDG_CONFIG_HOME: path.join(dir, 'cfg'), HOME: dir, ...extra });
 
-test('the room is max(50k, 25 % of the window) unless a headroom is given, and the floors hold', () => {
+test('the room is max(50k, 25 % of the window) unless a headroom is given; the 50k floor never takes over half a small window', () => {
   const cases: Array<[window: number, headroom: number, at: number, warnAt: number, room: number]> = [
     [200_000, 0, 150_000, 130_000, 50_000],
     [1_000_000, 0, 750_000, 730_000, 250_000],
     [100_000, 0, 50_000, 30_000, 50_000],
-    [20_000, 0, 10_000, 1_000, 50_000],
-    [60_000, 0, 10_000, 1_000, 50_000],
+    [20_000, 0, 15_000, 1_000, 5_000],
+    [60_000, 0, 45_000, 25_000, 15_000],
+    [99_999, 0, 75_000, 55_000, 24_999],
     [1_000_000, 50_000, 950_000, 930_000, 50_000],
     [40_000, 25_000, 15_000, 1_000, 25_000],
     [60_000, 15_000, 45_000, 25_000, 15_000],
