@@ -3,6 +3,7 @@
  * rebase `SimError` on the shared `FlowerError` once it exists, keeping `code` stable.
  */
 
+import { FlowerError } from '../errors.js';
 export type SimErrorCode =
   /** A scenario file or an enqueued item is malformed (wrong type, unknown or bad field). */
   | 'SIM_SCENARIO_INVALID'
@@ -30,16 +31,15 @@ export interface SimErrorDetails {
   cause?: unknown;
 }
 
-export class SimError extends Error {
-  override readonly name = 'SimError';
-  readonly code: SimErrorCode;
+export class SimError extends FlowerError {
+  override readonly code: SimErrorCode;
   readonly index?: number;
   readonly field?: string;
   readonly file?: string;
   readonly port?: number;
 
   constructor(code: SimErrorCode, message: string, details: SimErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    super(code, message, details.cause === undefined ? {} : { cause: details.cause });
     this.code = code;
     if (details.index !== undefined) this.index = details.index;
     if (details.field !== undefined) this.field = details.field;

@@ -12,6 +12,7 @@ import type {
   SessionSummaryEntry,
 } from '@anthropic-ai/claude-agent-sdk';
 import { assertKeySegment, childRange, storeKeyOf } from './keys.js';
+import { StateCorrupt } from '../errors.js';
 
 /** Version of the on-disk contract, kept in `PRAGMA user_version`. Bump on any schema change. */
 export const SCHEMA_VERSION = 1;
@@ -24,16 +25,17 @@ const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
 export type StoreOpenFailure = 'not-sqlite' | 'future-version' | 'foreign-schema' | 'cannot-open';
 
-/** The db file at `path` cannot be used; the file is left untouched. */
-export class StoreOpenError extends Error {
-  override readonly name = 'StoreOpenError';
+/** The db file at `path` cannot be used; the file is left untouched (kept where it is). */
+export class StoreOpenError extends StateCorrupt {
+  override readonly path: string;
   constructor(
-    readonly path: string,
+    path: string,
     readonly reason: StoreOpenFailure,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(`store-${reason}`, message, { path, keptAt: path, ...(options?.cause !== undefined ? { cause: options.cause } : {}) });
+    this.path = path;
   }
 }
 
