@@ -85,11 +85,12 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   }
 
   const rt = new Runtime({
-    workspace: ws, runDir, env: io.env, handoff: o.handoff, workbench: wb ?? true, trim: o.trim,
+    workspace: ws, runDir, env: io.env, handoff: o.handoff, workbench: wb ?? true, trim: o.trim, detachChildren: tty,
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
   const unhook = rescueOnSignals(rt);
   let rl: readline.Interface | undefined;
+  let stopSigint = () => {};
   const onEvent = (e: FlowerEvent) => {
     if (e.kind === 'system' && e.payload.lineage === 'corrupt') ui.line(ui.t.lineageCorrupt(String(e.payload.keptAt)));
     ui.event(e);
@@ -113,10 +114,32 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
       const ctx = sid ? rt.contextOf(sid) : 0;
       ui.line(ui.t.wakeBanner(tilde(ws), wakeState(ws, { runDir, notesDir }).checks, ctx > 0 ? tokens(ctx) : '', st.woke + 1));
     }
+    // Ctrl+C on a terminal: the first press opens a line for a remark (the agent keeps working while
+    // you type); Enter interrupts at the next message boundary and the same session continues with
+    // the remark. A second press while that line is open records the step (interrupted-by-human) and
+    // exits 130 — nothing in flight is left unrecorded.
+    let remarkOpen = false;
+    const onSigint = () => {
+      if (!remarkOpen) {
+        remarkOpen = true;
+        ui.line(ui.t.interruptHint);
+        return;
+      }
+      rt.rescue('interrupted-by-human');
+      rt.close();
+      process.exit(EXIT.interrupted);
+    };
+    if (tty) process.on('SIGINT', onSigint);
+    stopSigint = () => process.removeListener('SIGINT', onSigint);
     if (tty && io.stdin) {
       // read all the time: text typed during hours of work must not be eaten as the next answer
       rl = readline.createInterface({ input: io.stdin, terminal: false });
       rl.on('line', (line) => {
+        if (remarkOpen) {
+          remarkOpen = false;
+          rt.interrupt(line);
+          return;
+        }
         const r = routeLine(line, { pending: channel.nextAsk() });
         if (r.kind === 'answer') channel.answer(r.id, r.text);
         else if (r.kind === 'pick') channel.answer(r.id, String(r.index + 1));
@@ -139,6 +162,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     }
     return EXIT.ok;
   } finally {
+    stopSigint();
     rl?.close();
     channel.close();
     unhook();

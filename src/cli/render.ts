@@ -64,7 +64,8 @@ export class Renderer {
         this.line(`x ${e.text}`);
         return;
       case 'retry':
-        if (p.offline === true || p.online === true) this.line(this.t.offline(e.text));
+        if (p.interrupted === true) this.line(this.t.interrupted(String(p.remark ?? '')));
+        else if (p.offline === true || p.online === true) this.line(this.t.offline(e.text));
         else this.line(this.t.retry(e.text));
         return;
       case 'ask':

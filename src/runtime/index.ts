@@ -1,6 +1,6 @@
 export { AgentSpec, PERMISSION_MODES } from './spec.js';
 export type { AgentSpecOptions, CompactPolicy, Hooks, McpServerSource } from './spec.js';
-export { Runtime } from './runtime.js';
+export { Runtime, INTERRUPT_NOTE } from './runtime.js';
 export type { RuntimeOptions, RunOptions, FlowerStore } from './runtime.js';
 export { Manifest, newRunId, durationS, toRow } from './manifest.js';
 export type { StepResult, ManifestRow } from './manifest.js';

@@ -7,11 +7,12 @@
  * the host's ~/.claude out of flower's runs, and leaves no stale local transcript to resume from
  * (sdk-facts §4.4 H), because the dir is new for every process and removed at exit.
  */
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Options, SessionStore } from '@anthropic-ai/claude-agent-sdk';
+import type { Options, SessionStore, SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
 import type { AgentSpec, Hooks } from './spec.js';
 
 let configDir: string | undefined;
@@ -99,6 +100,22 @@ export interface BuildInput {
   abortController: AbortController;
   stderr?: (data: string) => void;
   additionalDirectories?: string[];
+  /** run the child in its own process group, out of reach of the terminal's Ctrl-C */
+  detached?: boolean;
+}
+
+/**
+ * Spawn the `claude` child in its own process group. A terminal's Ctrl-C goes to the whole foreground
+ * group: without this the child dies with the keypress, the turn ends without a result, and what the
+ * person meant as "let me say something" becomes a failed attempt. flower handles Ctrl-C itself
+ * (interrupt at a message boundary) and ends its children on exit.
+ */
+export function detachedSpawn(stderr?: (data: string) => void): (o: SpawnOptions) => SpawnedProcess {
+  return (o) => {
+    const child = spawn(o.command, o.args, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, signal: o.signal });
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => stderr?.(d));
+    return child as unknown as SpawnedProcess;
+  };
 }
 
 export function newSessionId(): string {
@@ -133,6 +150,7 @@ export function buildOptions(i: BuildInput): Options {
   const hooks = mergeHooks(spec.hooks, i.hooks);
   if (hooks) o.hooks = hooks;
   if (i.stderr) o.stderr = i.stderr;
+  if (i.detached) o.spawnClaudeCodeProcess = detachedSpawn(i.stderr);
   if (i.additionalDirectories?.length) o.additionalDirectories = i.additionalDirectories;
   if (i.resume) {
     o.resume = i.resume;

@@ -72,6 +72,8 @@ export interface RuntimeOptions {
   ephemeral?: boolean;
   /** denied calls kept in a resumed context (default 1) */
   keepDenials?: number;
+  /** run agent processes in their own process group, so a terminal's Ctrl-C reaches only flower (the CLI sets it on a TTY) */
+  detachChildren?: boolean;
   /** flower's retry policy for infrastructure failures; false turns it off (default: on, FLOWER_* env overrides) */
   resilience?: boolean | Partial<Resilience>;
   /** terminal language for the fixed prompts flower sends (default from FLOWER_LANG / LANG) */
@@ -114,9 +116,12 @@ export class Runtime {
   private readonly policy: Resilience | null;
   private mismatchWarned = false;
   private readonly lang: Lang;
+  private readonly detachChildren: boolean;
   private readonly warn: (m: string) => void;
   private readonly live = new Set<() => void>();
   private inflight: { result: StepResult; index: number } | undefined;
+  /** a person asked to stop at the next message boundary (Ctrl+C), with an optional remark */
+  private interruptRequest: { remark: string } | null = null;
   private closed = false;
   private total = 0;
 
@@ -148,6 +153,7 @@ export class Runtime {
     // from the RESOLVED env: a FLOWER_WINDOW that lives only in .env must count
     this.hand = handoffPolicy(this.resolved.env, o.handoff, o.window);
     this.lang = o.lang ?? detectLang(env);
+    this.detachChildren = o.detachChildren ?? false;
     const base = resilienceFromEnv(this.resolved.env, DEFAULT_RESILIENCE);
     this.policy = o.resilience === false ? null : { ...base, ...(typeof o.resilience === 'object' ? o.resilience : {}) };
   }
@@ -203,6 +209,7 @@ export class Runtime {
       let resumeAt = opts.resumeAt;
       let text = prompt;
       let failed = 0;
+      let humanTurns = 0;
       // bounded: at most maxAttempts failed attempts (each waits a backoff) plus at most maxGenerations
       // handoffs (neither counts against the other), never an endless loop
       for (;;) {
@@ -215,6 +222,20 @@ export class Runtime {
         this.absorb(result, outcome);
         this.checkModel(spec, outcome, emit);
         if (outcome.ok) break;
+        if (outcome.interrupted === 'human' && humanTurns++ < MAX_HUMAN_INTERRUPTS) {
+          const req = this.interruptRequest ?? { remark: '' };
+          this.interruptRequest = null;
+          if (!result.session_id) break;
+          emit('retry', req.remark ? `${step}: ${req.remark}` : step, { interrupted: true, remark: req.remark });
+          // the same session goes on with the person's words; not an attempt, no network wait
+          resume = result.session_id;
+          fork = false;
+          resumeAt = undefined;
+          text = req.remark ? `${req.remark}\n\n${INTERRUPT_NOTE[this.lang]}` : RESUME_PROMPT[this.lang];
+          result.resumed = true;
+          result.error = null;
+          continue;
+        }
         const route = gens.route(outcome);
         if (route) {
           const h = await gens.handOff(route, outcome);
@@ -332,6 +353,7 @@ export class Runtime {
       ...(o.resume ? { resume: o.resume } : {}), ...(o.fork ? { fork: true } : {}), ...(o.resumeAt ? { resumeAt: o.resumeAt } : {}),
       ...(o.sessionId ? { sessionId: o.sessionId } : {}), ...(hooks ? { hooks } : {}),
       ...(wb?.external ? { additionalDirectories: [wb.root] } : {}),
+      ...(this.detachChildren ? { detached: true } : {}),
     });
     // the index goes into the FIRST user message of a NEW session only (issue #22: in the system
     // prompt it broke the prompt cache; repeated on resume it duplicates)
@@ -341,6 +363,7 @@ export class Runtime {
     }
     const out = await runAttempt(prompt, options, {
       step,
+      humanInterrupt: () => this.interruptRequest !== null,
       watchdogS: this.watchdogS,
       onSession: announce,
       ...(o.onEvent ? { onEvent: o.onEvent } : {}),
@@ -383,6 +406,21 @@ export class Runtime {
   }
 
   /**
+   * Ask the running step to stop cleanly at its next message boundary and continue the SAME session
+   * with `remark` (plus a note to adjust and carry on); with no remark, the plain resume prompt.
+   * Callable at any time; a second call before the boundary replaces the remark. Never counts as an
+   * attempt. In-flight subagent work is lost (the worker's turn is cut with the coordinator's).
+   */
+  interrupt(remark = ''): void {
+    this.interruptRequest = { remark: remark.trim() };
+  }
+
+  /** Is an interrupt waiting for the next message boundary? */
+  get interrupting(): boolean {
+    return this.interruptRequest !== null;
+  }
+
+  /**
    * Write the in-flight step as failed with `reason` (SIGHUP/SIGTERM): the row, with its session id,
    * must reach the manifest before the process dies.
    */
@@ -408,6 +446,15 @@ export class Runtime {
     try { this.store.close(); } catch { /* already closed */ }
   }
 }
+
+/** A person can interrupt many times, but a stuck flag must not loop forever. */
+const MAX_HUMAN_INTERRUPTS = 100;
+
+/** Appended to the person's remark after an interrupt (issue #9: say what was cut, and to carry on). */
+export const INTERRUPT_NOTE = Object.freeze({
+  zh: '(上面这句是人刚才打断你时说的。按它调整,然后接着做;被打断时进行中的子任务可能没做完,先看一眼现场再继续。)',
+  en: '(The line above is what the person said when they interrupted you. Adjust to it and carry on; a subtask that was in flight may not have finished, so check the scene before continuing.)',
+});
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

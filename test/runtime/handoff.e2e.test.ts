@@ -225,8 +225,8 @@ test('once --window 60000: a markdown handoff (no tool call) is parsed, and the 
   const p = project('cli-md');
   sim.reset();
   sim.enqueue(
-    // 60000 with the computed room (max(50k, 25 %)) puts the threshold at 10000
-    { type: 'text', text: 'working', usage: { input_tokens: 12_000 }, match: { not: { firstUserIncludes: TAKEOVER } }, chunkDelayMs: 100 },
+    // a 60000 window hands off at 45000 (25 % room: the 50k floor never takes over half a small window)
+    { type: 'text', text: 'working', usage: { input_tokens: 46_000 }, match: { not: { firstUserIncludes: TAKEOVER } }, chunkDelayMs: 100 },
     { type: 'text', match: { lastUserIncludes: 'submit_handoff' }, usage: small,
       text: '## Doing now\nwiring the CLI\n\n## Dead ends\nnone yet\n\n## Next step\nrun the e2e test\n\n## Scene\nsrc/cli/once.ts' },
     { type: 'text', text: 'done after markdown', usage: small, match: { firstUserIncludes: TAKEOVER } },
