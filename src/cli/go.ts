@@ -8,6 +8,7 @@ import readline from 'node:readline';
 import { detectLang } from '../config/index.js';
 import { HumanChannel, routeLine } from '../human/index.js';
 import { requireGitRepo, Workbench } from '../guards/index.js';
+import { oracle } from '../roles/index.js';
 import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { starterFlow, wakeState } from '../workflow/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
@@ -91,9 +92,30 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   const unhook = rescueOnSignals(rt);
   let rl: readline.Interface | undefined;
   let stopSigint = () => {};
+  // what a side question is answered from: the last 60 events, thinking and prompts left out
+  const recent: string[] = [];
   const onEvent = (e: FlowerEvent) => {
     if (e.kind === 'system' && e.payload.lineage === 'corrupt') ui.line(ui.t.lineageCorrupt(String(e.payload.keptAt)));
+    if (e.kind !== 'thinking' && e.kind !== 'prompt' && e.text.trim()) {
+      recent.push(`[${e.kind}${e.tool ? ` ${e.tool}` : ''}${e.subagent ? ' (worker)' : ''}] ${e.text.replace(/\s+/g, ' ').slice(0, 200)}`);
+      if (recent.length > 60) recent.shift();
+    }
     ui.event(e);
+  };
+  // `? question`: a read-only oracle answers beside the work, in its own Runtime (runs/aside: its cost
+  // and sessions stay out of the main manifest), without touching the working session
+  const asides: Promise<void>[] = [];
+  const askAside = async (question: string): Promise<void> => {
+    let aside: Runtime | undefined;
+    try {
+      aside = new Runtime({ workspace: ws, runDir: path.join(runDir, 'aside'), env: io.env, resilience: false, handoff: false, detachChildren: tty, lang });
+      const r = await aside.run(oracle({ lang }), ui.t.asidePrompt(question, recent.join('\n')), { stepName: '旁路问答' });
+      ui.line(ui.t.asideHead(question), ...(r.ok ? r.text : r.error ?? '').split('\n').filter((l) => l.trim()).map((l) => `#   ${l}`), `#   $${money(r.cost_usd)}`);
+    } catch (e) {
+      ui.line(ui.t.asideHead(question), `#   x ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      aside?.close();
+    }
   };
   const channel = new HumanChannel({
     onEvent,
@@ -145,8 +167,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
         else if (r.kind === 'pick') channel.answer(r.id, String(r.index + 1));
         else if (r.kind === 'decline') channel.decline(r.id);
         else if (r.kind === 'mail') channel.send(r.text);
-        // the side oracle (`? …`) is not built yet: say so instead of swallowing the line
-        else if (r.kind === 'oracle') ui.line(`! ${r.question}: side questions are not available yet; your line was not sent`);
+        else if (r.kind === 'oracle') asides.push(askAside(r.question));
       });
       rl.on('close', () => {
         const pending = channel.nextAsk();
@@ -154,6 +175,10 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
       });
     }
     const ctx = await flow.workflow.run(rt, { onEvent, onStep: (_n, r) => ui.result(r) });
+    if (asides.length) {
+      // side answers still on their way get up to two minutes
+      await Promise.race([Promise.allSettled(asides), new Promise((r) => setTimeout(r, 120_000).unref())]);
+    }
     ui.line('', ui.t.total(money(rt.totalCost()), rt.manifest.path));
     if (ctx._failedAt) {
       const why = ctx._aborted ? `: ${ctx._aborted}` : '';

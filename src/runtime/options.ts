@@ -28,9 +28,20 @@ export function privateConfigDir(): string {
   return configDir;
 }
 
-/** Local transcripts the child wrote: never the source of truth (the store is), so drop them. */
+let liveRuns = 0;
+
+/** Count a run in this process (several Runtimes may run at once: a side question beside the work). */
+export function beginRun(): void {
+  liveRuns++;
+}
+
+/**
+ * End a run, and when it was the last one, drop the local transcripts the children wrote: never the
+ * source of truth (the store is), and deleting them under a running child would break its writes.
+ */
 export function forgetLocalTranscripts(): void {
-  if (!configDir) return;
+  liveRuns = Math.max(0, liveRuns - 1);
+  if (!configDir || liveRuns > 0) return;
   try { fs.rmSync(path.join(configDir, 'projects'), { recursive: true, force: true }); } catch { /* best effort */ }
 }
 

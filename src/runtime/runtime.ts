@@ -25,7 +25,7 @@ import {
   DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, classify, endpoint, reachable, resilienceFromEnv, shouldRetry, type Resilience,
 } from './resilience.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
-import { buildOptions, childEnv, compactEnv, forgetLocalTranscripts, mergeHooks, newSessionId } from './options.js';
+import { beginRun, buildOptions, childEnv, compactEnv, forgetLocalTranscripts, mergeHooks, newSessionId } from './options.js';
 import type { AgentSpec, Hooks } from './spec.js';
 import { handoffPolicy, modelMismatch, type HandoffPolicy } from './window.js';
 
@@ -203,6 +203,7 @@ export class Runtime {
       contextOf: (sid) => this.contextOf(sid),
       attempt: (s, p, resume) => this.attempt(s, p, step, { resume, ...(opts.hooks ? { hooks: opts.hooks } : {}) }, announce),
     }, { spec, step, task: prompt, result, emit });
+    beginRun();
     try {
       let resume = opts.resume;
       let fork = opts.fork ?? false;

@@ -30,7 +30,7 @@ function onTerminal(p: Project, args: string[]) {
 
 const agentReqs = () => sim.messageRequests().filter((m) => (m.body as { tools?: { name: string }[] }).tools?.some((t) => t.name === 'Agent'));
 
-test('on a terminal with no request, flower asks what to do; a digit answers a question; Ctrl-C + a remark steers the same session', { skip: !hasScript && 'util-linux `script` is not installed' }, async () => {
+test('on a terminal with no request, flower asks what to do; a digit answers a question; `? …` asks a side question; Ctrl-C + a remark steers the same session', { skip: !hasScript && 'util-linux `script` is not installed' }, async () => {
   const p = project('tty');
   const brief = { firstUserIncludes: 'submit_brief' };
   sim.reset();
@@ -38,8 +38,9 @@ test('on a terminal with no request, flower asks what to do; a digit answers a q
     { type: 'tool_use', match: brief, name: 'mcp__human__ask', input: { question: 'Where should the output go?', options: ['stdout', 'a .html file'] } },
     { type: 'tool_use', match: { ...brief, lastUserIncludes: 'a .html file' }, name: 'mcp__human__submit_brief', input: { goal: 'g', acceptance: ['a'], boundaries: ['b'], unknowns: ['u'] } },
     { type: 'text', match: brief, text: 'ok' },
-    { type: 'text', match: { toolsInclude: 'Agent', not: { lastUserIncludes: 'PINEAPPLE' } }, text: 'working slowly on it, chunk after chunk after chunk', chunks: 25, chunkDelayMs: 200 },
+    { type: 'text', match: { toolsInclude: 'Agent', not: { lastUserIncludes: 'PINEAPPLE' } }, text: 'working slowly on it, chunk after chunk after chunk', chunks: 40, chunkDelayMs: 200 },
     { type: 'text', match: { lastUserIncludes: 'PINEAPPLE' }, text: 'adjusted to PINEAPPLE' },
+    { type: 'text', match: { firstUserIncludes: 'what is it doing' }, text: 'It is writing slowly.' },
   );
   const t = onTerminal(p, ['-w', p.ws, '-r', p.runs, '--no-goal']);
   await until('the start prompt', () => /What should I do\?/.test(t.screen()));
@@ -49,7 +50,8 @@ test('on a terminal with no request, flower asks what to do; a digit answers a q
   assert.match(t.screen(), /2\. a \.html file/);
   t.type('2\r');
   await until('the work step', () => agentReqs().length >= 1, 30_000);
-  await new Promise((r) => setTimeout(r, 500));
+  t.type('? what is it doing\r');
+  await until('the side answer', () => /# aside: what is it doing[\s\S]*It is writing slowly/.test(t.screen()), 30_000);
   t.type('\x03');
   await until('the interrupt hint', () => /Interrupt\?/.test(t.screen()));
   t.type('PINEAPPLE please\r');
@@ -64,4 +66,7 @@ test('on a terminal with no request, flower asks what to do; a digit answers a q
   assert.equal(last.headers['x-claude-code-session-id'], work.session_id);
   assert.match(transcriptOf(last.body).at(-1)!, /PINEAPPLE please/);
   assert.deepEqual(sim.unexpected(), []);
+  const aside = readJson<{ step: string; ok: boolean }[]>(path.join(p.runs, 'aside', 'manifest.json'));
+  assert.deepEqual(aside.map((r) => [r.step, r.ok]), [['旁路问答', true]], 'the side question has its own manifest');
+  assert.ok(rows.every((r) => r.step !== '旁路问答'));
 });
