@@ -1,0 +1,28 @@
+// `npm run bench`: the store, views and once benches in sequence, then one summary table.
+// Every ratio is flower against a baseline measured in this same run; nothing here is a test, and a
+// goal not met is reported, never thrown. Expect ~2–3 minutes on 2 cores.
+import os from 'node:os';
+import { main as onceBench } from './once.js';
+import { main as storeBench } from './store.js';
+import { main as viewsBench } from './views.js';
+import { table, type BenchRow } from './measure.js';
+
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(', ');
+const t0 = Date.now();
+console.log(`node ${process.version}, ${os.cpus().length} cpus (${os.cpus()[0]?.model ?? '?'}), load average ${load()}`);
+
+const rows: BenchRow[] = [];
+const benches: Array<[string, () => Promise<BenchRow[]>]> = [
+  ['store: append throughput, load() vs JSONL read+parse (100k entries)', () => storeBench({ entries: 100_000, runs: 3, alternatives: false })],
+  ['views: ViewedStore.load() with every view on vs plain load (100k entries)', () => viewsBench({ entries: 100_000, runs: 7 })],
+  ['once: 20-call scripted session, flower vs bare SDK query()', () => onceBench({ runs: 11 })],
+];
+for (const [title, run] of benches) {
+  const started = Date.now();
+  console.log(`\n== ${title}`);
+  rows.push(...(await run()));
+  console.log(`(${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+console.log(`\n${table(rows)}`);
+console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at the end ${load()} (1, 5, 15 min)`);

@@ -1,0 +1,108 @@
+// Bench for the resume views: plain SqliteSessionStore.load() vs ViewedStore.load() with every view on
+// (expire, trim with a spill writer into a temp workspace, prune) over the same 100k-entry session.
+// Run: node --import tsx bench/views.ts [entries=100000] [runs=7]
+// Goal: the viewed load costs <= 2x the plain load (the view is paid on every resume).
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteSessionStore, ViewedStore, trimReport, views, type ViewPolicy, type ViewReport } from '../src/store/index.js';
+import { argInt, fmtMs, fmtRatio, isMain, median, table, timed, type BenchRow } from './measure.js';
+import { KEY, makeTranscript } from './transcript.js';
+
+const GOAL = 2;
+const ALL_ON: ViewPolicy = { trim: true, ephemeral: true, keepDenials: 1 };
+
+export interface ViewsBenchOptions {
+  entries?: number;
+  runs?: number;
+  log?: (line: string) => void;
+}
+
+/** A bench that measures nothing is worse than none: every view must have had something to do. */
+function checkReport(r: ViewReport | undefined, targets: ReturnType<typeof makeTranscript>['targets']): ViewReport {
+  if (!r) throw new Error('ViewedStore.load() left no report');
+  const idle = [
+    r.expired === 0 && 'expire', r.trimmed === 0 && 'trim', r.denials === 0 && 'prune (denials)', r.apiErrors === 0 && 'prune (api errors)',
+  ].filter(Boolean);
+  if (idle.length) throw new Error(`views that did nothing: ${idle.join(', ')} (transcript targets: ${JSON.stringify(targets)})`);
+  return r;
+}
+
+export async function main(o: ViewsBenchOptions = {}): Promise<BenchRow[]> {
+  const N = o.entries ?? 100_000;
+  const RUNS = Math.max(5, o.runs ?? 7);
+  const log = o.log ?? console.log;
+  const { entries, targets } = makeTranscript(N, { views: true });
+  log(`entries: ${N}; view targets: ${targets.glances} planted glance results (random \`test …\`/\`file …\` commands are read-only too), ${targets.large} results > 2000 chars, ${targets.denials} denials, ${targets.apiErrors} api errors`);
+
+  const dir = mkdtempSync(join(tmpdir(), 'flower-bench-views-'));
+  const sqlite = new SqliteSessionStore(join(dir, 'sessions.db'));
+  try {
+    for (let i = 0; i < N; i += 1000) await sqlite.append(KEY, entries.slice(i, i + 1000));
+    const warmWs = join(dir, 'ws-warm');
+    const warm = new ViewedStore(sqlite, warmWs, ALL_ON);
+    const plain: number[] = [];
+    const cold: number[] = [];
+    const warmed: number[] = [];
+    const compute: number[] = [];
+    const raw = (await sqlite.load(KEY))!;
+    let report: ViewReport | undefined;
+    let viewedLength = 0;
+    // round 0 warms the page cache and the JIT and is not counted; the order rotates so no variant
+    // always runs right after another's garbage
+    for (let r = 0; r <= RUNS; r++) {
+      const order = ['plain', 'cold', 'warm', 'compute'].map((_, i, a) => a[(i + r) % a.length]!);
+      for (const v of order) {
+        if (v === 'plain') {
+          const t = await timed(() => sqlite.load(KEY));
+          if (t.value?.length !== N) throw new Error(`plain load returned ${t.value?.length} entries, expected ${N}`);
+          if (r > 0) plain.push(t.ms);
+        } else if (v === 'cold') {
+          // first resume: a fresh workspace, so every trimmed result is written to its spill file
+          const ws = join(dir, `ws-cold-${r}`);
+          const store = new ViewedStore(sqlite, ws, ALL_ON);
+          const t = await timed(() => store.load(KEY));
+          report = checkReport(store.lastReport, targets);
+          viewedLength = t.value?.length ?? 0;
+          const spilled = readdirSync(join(ws, '.flower', 'spill')).length;
+          if (spilled !== report.trimmed) throw new Error(`trimmed ${report.trimmed} results but ${spilled} spill files exist`);
+          rmSync(ws, { recursive: true, force: true });
+          if (r > 0) cold.push(t.ms);
+        } else if (v === 'compute') {
+          // the views alone over entries already in memory, spill a no-op: where the time goes
+          const t = await timed(() => views(raw, { expire: {}, trim: { spill: (text) => `spill/${text.length}.txt` }, prune: { keepDenials: 1 } }));
+          if (t.value.report.trimmed === 0) throw new Error('views() trimmed nothing');
+          if (r > 0) compute.push(t.ms);
+        } else {
+          // a later resume of the same session: the spill files exist already
+          const t = await timed(() => warm.load(KEY));
+          checkReport(warm.lastReport, targets);
+          if (r > 0) warmed.push(t.ms);
+        }
+      }
+    }
+    const base = median(plain);
+    const c = median(cold);
+    const w = median(warmed);
+    log(`${trimReport(report!)}; ${N} → ${viewedLength} entries`);
+    log(`plain SqliteSessionStore.load()          median ${fmtMs(base)}  (runs: ${plain.map(Math.round).join(', ')})`);
+    log(`ViewedStore.load(), spill files written  median ${fmtMs(c)}  ratio ${fmtRatio(c / base)}  (runs: ${cold.map(Math.round).join(', ')})`);
+    log(`ViewedStore.load(), spill files present  median ${fmtMs(w)}  ratio ${fmtRatio(w / base)}  (runs: ${warmed.map(Math.round).join(', ')})`);
+    log(`views() alone, in memory, no-op spill    median ${fmtMs(median(compute))}  ratio ${fmtRatio(median(compute) / base)}` +
+      ` — so writing ${report!.trimmed} spill files (fsync each) costs ≈ ${fmtMs(c - w)} on a first resume`);
+    return [
+      { measure: `views load, ${N / 1000}k, first resume`, baseline: `${fmtMs(base)} plain`, flower: fmtMs(c), ratio: fmtRatio(c / base),
+        goal: `≤ ${GOAL}x`, met: c / base <= GOAL },
+      { measure: `views load, ${N / 1000}k, later resume`, baseline: `${fmtMs(base)} plain`, flower: fmtMs(w), ratio: fmtRatio(w / base),
+        goal: `≤ ${GOAL}x`, met: w / base <= GOAL },
+    ];
+  } finally {
+    sqlite.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (isMain(import.meta.url)) {
+  const rows = await main({ entries: argInt(0, 100_000), runs: argInt(1, 7) });
+  console.log(`\n${table(rows)}`);
+}
