@@ -3,7 +3,7 @@
  * id), the children are ended, and the process dies of the same signal. Incident #6: a terminal crash
  * sent SIGHUP, whose default action runs no `finally` — the step was lost.
  */
-import type { Runtime } from '../runtime/index.js';
+import { removeConfigDir, type Runtime } from '../runtime/index.js';
 
 export function rescueOnSignals(rt: Runtime): () => void {
   const handlers = new Map<NodeJS.Signals, () => void>();
@@ -11,6 +11,7 @@ export function rescueOnSignals(rt: Runtime): () => void {
     const h = () => {
       rt.rescue('killed-by-signal');
       rt.close();
+      removeConfigDir(); // dying of the signal runs no 'exit' handler
       for (const [s, fn] of handlers) process.removeListener(s, fn);
       process.kill(process.pid, sig);
     };

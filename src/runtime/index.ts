@@ -1,4 +1,5 @@
 export { AgentSpec, PERMISSION_MODES } from './spec.js';
+export { removeConfigDir } from './options.js';
 export type { AgentSpecOptions, CompactPolicy, Hooks, McpServerSource } from './spec.js';
 export { Runtime, INTERRUPT_NOTE } from './runtime.js';
 export type { RuntimeOptions, RunOptions, FlowerStore } from './runtime.js';

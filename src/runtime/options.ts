@@ -19,13 +19,43 @@ let configDir: string | undefined;
 
 export function privateConfigDir(): string {
   if (configDir && fs.existsSync(configDir)) return configDir;
+  sweepDeadConfigDirs();
   configDir = fs.mkdtempSync(path.join(os.tmpdir(), `flower-claude-${process.pid}-`));
   process.env.CLAUDE_CONFIG_DIR = configDir;
-  const dir = configDir;
-  process.once('exit', () => {
-    try { fs.rmSync(dir, { recursive: true, force: true }); } catch { /* best effort */ }
-  });
+  process.once('exit', removeConfigDir);
   return configDir;
+}
+
+/** Remove this process's private config dir (also called before dying of a signal: 'exit' won't run). */
+export function removeConfigDir(): void {
+  if (!configDir) return;
+  try { fs.rmSync(configDir, { recursive: true, force: true }); } catch { /* best effort */ }
+}
+
+/** Dirs left by flower processes that died without cleaning up (kill -9): their pid is gone. */
+function sweepDeadConfigDirs(): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(os.tmpdir());
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const m = /^flower-claude-(\d+)-/.exec(n);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || alive(pid)) continue;
+    try { fs.rmSync(path.join(os.tmpdir(), n), { recursive: true, force: true }); } catch { /* someone else's, or gone */ }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 let liveRuns = 0;

@@ -8,14 +8,18 @@ import path from 'node:path';
 
 let tmpCounter = 0;
 
-export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number): void {
+/**
+ * `fsync: false` is for files that can be made again from what SQLite holds (spill copies): still
+ * atomic, never half-written, but a power cut may lose the newest ones — which the next resume rewrites.
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number, { fsync = true } = {}): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}-${++tmpCounter}`;
   try {
     const fd = fs.openSync(tmp, 'w', mode ?? 0o644);
     try {
       fs.writeFileSync(fd, data);
-      fs.fsyncSync(fd);
+      if (fsync) fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }

@@ -27,7 +27,8 @@ export function spillWriter(workspace: string): (text: string) => string {
   return (text: string) => {
     const rel = path.join('.flower', 'spill', spillFileName(text));
     const abs = path.join(workspace, rel);
-    if (!fs.existsSync(abs)) writeFileAtomic(abs, text);
+    // a spill copy is made again from sessions.db on every resume, so it needs no fsync (bench: ~0.5 s on 373 files)
+    if (!fs.existsSync(abs)) writeFileAtomic(abs, text, undefined, { fsync: false });
     return rel;
   };
 }
