@@ -181,3 +181,21 @@ test('--window 60000: the work session nearing 45k writes its handoff and a fres
   assert.equal(again.code, 0, again.stderr + again.stdout);
   assert.equal(sim.messageRequests()[0]!.headers['x-claude-code-session-id'], work.session_id, 'a rerun continues the successor');
 });
+
+test('a model that answers in plain markdown (no submit tools) drives the same flow, in request order', async () => {
+  const p = project('markdown');
+  sim.reset();
+  sim.enqueue(
+    { type: 'text', text: '好的,需求如下。\n\n## 目标\n写一个 md 转 html 的脚本\n\n## 验收标准\n- 运行 node md2html.mjs a.md 得到 html\n\n## 边界\n- 不用第三方库\n\n## 未知与假设\n- 假设输出到标准输出' },
+    { type: 'text', text: '# 目标\nmd 能转成 html\n\n# 判定清单\n- node md2html.mjs a.md 输出含 <h1>\n- 空文件不报错' },
+    { type: 'text', text: '写好了 md2html.mjs。' },
+    { type: 'text', text: '## 结论\n达成\n\n## 理由\n两条都看到了证据\n\n## 未通过\n(无)' },
+  );
+  const r = await go(p, ['写个 md 转 html 的脚本', '--timeout', '0']);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  assert.deepEqual(rows(p).map((x) => [x.step, x.ok]), [['确认需求', true], ['设定目标', true], ['干活', true], ['干活·判定#1', true]]);
+  assert.match(fs.readFileSync(notes(p, '需求.md'), 'utf8'), /## 验收标准\n\n- 运行 node md2html\.mjs a\.md 得到 html/);
+  assert.match(fs.readFileSync(notes(p, '目标.md'), 'utf8'), /- 空文件不报错/);
+  assert.deepEqual(sim.unexpected(), []);
+  assert.equal(sim.pending().length, 0);
+});
