@@ -6,11 +6,9 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FlowerError } from '../errors.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
-import { demo } from './demo/index.js';
-import { go, type GoOptions } from './go.js';
-import { once, type OnceOptions } from './once.js';
-import { run } from './run.js';
-import { sim } from './sim.js';
+// commands are loaded when chosen: `flower --help` and `flower once` need not load the flow's modules
+import type { GoOptions } from './go.js';
+import type { OnceOptions } from './once.js';
 
 export interface GlobalOptions {
   workspace: string;
@@ -79,7 +77,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('--no-handoff', "use the SDK's own compaction instead of handoff")
     .option('--isolate', 'each worker in its own git worktree (the workspace must be a git repository; the workbench moves to <parent>/.flower-<name>)', false)
     .exitOverride()
-    .action((ask: string[], o: GoOptions) => settle(go(ask, o, globals(), io)));
+    .action((ask: string[], o: GoOptions) => settle(import('./go.js').then((m) => m.go(ask, o, globals(), io))));
 
   program
     .command('once')
@@ -97,14 +95,14 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     })
     .option('--no-handoff', "let the harness compact the context itself instead of handing off to a fresh session")
     .exitOverride()
-    .action((prompt: string, o: OnceOptions) => settle(once(prompt, o, globals(), io)));
+    .action((prompt: string, o: OnceOptions) => settle(import('./once.js').then((m) => m.once(prompt, o, globals(), io))));
 
   program
     .command('demo')
     .description('run the whole flow on the embedded scripted model — no API key, no network — in a fresh temp folder, then wake it once')
     .option('--dir <folder>', 'run in this folder instead of a new temp folder')
     .exitOverride()
-    .action((o: { dir?: string }) => settle(demo(o, globals(), io)));
+    .action((o: { dir?: string }) => settle(import('./demo/index.js').then((m) => m.demo(o, globals(), io))));
 
   program
     .command('run')
@@ -112,7 +110,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .argument('<target>', 'FILE[:EXPORT] (EXPORT defaults to default, then workflow)')
     .option('--new', 'archive lineage.json, 需求.md and 目标.md into .flower/notes/archive/<ts>/ and start fresh', false)
     .exitOverride()
-    .action((target: string, o: { new: boolean }) => settle(run(target, o, globals(), io)));
+    .action((target: string, o: { new: boolean }) => settle(import('./run.js').then((m) => m.run(target, o, globals(), io))));
 
   program
     .command('sim')
@@ -120,7 +118,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .requiredOption('--script <file>', 'a JSON scenario (see docs/sim.md)')
     .option('--port <n>', 'port to listen on (0 = any free port)', port, 0)
     .exitOverride()
-    .action((o: { script: string; port: number }) => settle(sim(o, globals(), io)));
+    .action((o: { script: string; port: number }) => settle(import('./sim.js').then((m) => m.sim(o, globals(), io))));
 
   return program;
 }

@@ -42,8 +42,14 @@ export function whitelistGuard(allowed: readonly string[], o: WhitelistOptions =
     const d = whitelistDecision(list, call.toolName, call.agentId, lang);
     return d.allow ? pass() : deny(d.reason!);
   };
-  return { matcher: matcherFor(WHITELISTED_TOOLS), hooks: [hook] };
+  // match only the tools this role may not use: an allowed tool then costs no hook round trip per call
+  // (bench: 19 Bash calls through a matching hook added ~5 % to a 20-call session)
+  const walled = WHITELISTED_TOOLS.filter((t) => !list.some((a) => ruleTool(a) === t));
+  return { matcher: walled.length ? matcherFor(walled) : NEVER_MATCHES, hooks: walled.length ? [hook] : [] };
 }
+
+/** A matcher no tool name has: for a wall with nothing left to wall off. */
+const NEVER_MATCHES = '__flower_nothing_walled__';
 
 export interface DelegateOptions {
   /** let read-only Bash through (guards/ephemeral); default true, as for the coordinator */

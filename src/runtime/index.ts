@@ -1,7 +1,8 @@
 export { AgentSpec, PERMISSION_MODES } from './spec.js';
 export { removeConfigDir } from './options.js';
 export type { AgentSpecOptions, CompactPolicy, Hooks, McpServerSource } from './spec.js';
-export { Runtime, INTERRUPT_NOTE } from './runtime.js';
+export { Runtime } from './runtime.js';
+export { INTERRUPT_NOTE, fatalMessage, retryable, waitOnline } from './recover.js';
 export type { RuntimeOptions, RunOptions, FlowerStore } from './runtime.js';
 export { Manifest, newRunId, durationS, toRow } from './manifest.js';
 export type { StepResult, ManifestRow } from './manifest.js';

@@ -21,9 +21,8 @@ import { detectLang, type Lang } from '../config/index.js';
 import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
 import { event, type EventSink } from './events.js';
 import { Generations, type Emit } from './handoff.js';
-import {
-  DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, classify, endpoint, reachable, resilienceFromEnv, shouldRetry, type Resilience,
-} from './resilience.js';
+import { DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, resilienceFromEnv, type Resilience } from './resilience.js';
+import { INTERRUPT_NOTE, retryable, sleep, waitOnline } from './recover.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
 import { beginRun, buildOptions, childEnv, compactEnv, forgetLocalTranscripts, mergeHooks, newSessionId } from './options.js';
 import type { AgentSpec, Hooks } from './spec.js';
@@ -251,13 +250,13 @@ export class Runtime {
           continue;
         }
         failed++;
-        const verdict = this.retryable(outcome, failed);
+        const verdict = retryable(outcome, failed, this.policy);
         if (!verdict.retry) {
           if (verdict.why) result.error = verdict.why;
           break;
         }
         emit('retry', `${step}: ${outcome.error ?? 'failed'}`, { attempt: failed + 1, error: outcome.error, kind: verdict.kind });
-        const online = await this.waitOnline((t, p) => emit('retry', t, p));
+        const online = await waitOnline(this.policy!, this.resolved.env, () => this.closed, (t, p) => emit('retry', t, p));
         if (!online.ok) {
           result.error = `${outcome.error ?? 'failed'} | ${online.why}`;
           break;
@@ -297,43 +296,7 @@ export class Runtime {
     { model_mismatch: true, want, served: o.servedModel });
   }
 
-  /** Is another attempt worth it? Fatal errors stop at once with an actionable message. */
-  private retryable(o: AttemptOutcome, failed: number): { retry: boolean; kind?: string; why?: string } {
-    const p = this.policy;
-    const texts = [o.error ?? '', ...o.errors].join('\n');
-    const kind = o.interrupted === 'watchdog' ? 'transient' : classify(texts);
-    if (kind === 'fatal') return { retry: false, kind, why: fatalMessage(o.error ?? texts) };
-    if (!p) return { retry: false, kind };
-    if (failed >= p.maxAttempts) return { retry: false, kind, why: `${o.error ?? 'failed'} | gave up after ${failed} attempts` };
-    return { retry: shouldRetry(kind, p), kind };
-  }
 
-  /**
-   * Probe the endpoint (DNS + TCP, no cost) until it answers. One notice when it is unreachable, one
-   * when it is back; give up after maxOfflineWait.
-   */
-  private async waitOnline(notify: (text: string, payload: Record<string, unknown>) => void): Promise<{ ok: boolean; why?: string }> {
-    const p = this.policy!;
-    let ep;
-    try {
-      ep = endpoint(this.resolved.env);
-    } catch (e) {
-      return { ok: false, why: errorText(e) };
-    }
-    if (await reachable(ep.host, ep.port, p.probeTimeout)) return { ok: true };
-    const mins = Math.round(p.maxOfflineWait / 60);
-    notify(`${ep.host}:${ep.port} unreachable; waiting up to ${mins} min for it to come back`, { offline: true, host: ep.host, port: ep.port });
-    const started = Date.now();
-    while (Date.now() - started < p.maxOfflineWait * 1000) {
-      if (this.closed) return { ok: false, why: 'runtime closed while waiting for the network' };
-      await sleep(Math.min(p.probeInterval * 1000, Math.max(0, p.maxOfflineWait * 1000 - (Date.now() - started))));
-      if (await reachable(ep.host, ep.port, p.probeTimeout)) {
-        notify(`${ep.host}:${ep.port} is back`, { online: true, host: ep.host, port: ep.port });
-        return { ok: true };
-      }
-    }
-    return { ok: false, why: `the network did not come back within ${mins} min (${ep.host}:${ep.port})` };
-  }
 
   private async attempt(
     spec: AgentSpec, prompt: string, step: string,
@@ -450,28 +413,6 @@ export class Runtime {
 
 /** A person can interrupt many times, but a stuck flag must not loop forever. */
 const MAX_HUMAN_INTERRUPTS = 100;
-
-/** Appended to the person's remark after an interrupt (issue #9: say what was cut, and to carry on). */
-export const INTERRUPT_NOTE = Object.freeze({
-  zh: '(上面这句是人刚才打断你时说的。按它调整,然后接着做;被打断时进行中的子任务可能没做完,先看一眼现场再继续。)',
-  en: '(The line above is what the person said when they interrupted you. Adjust to it and carry on; a subtask that was in flight may not have finished, so check the scene before continuing.)',
-});
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-
-/** Fatal errors say what to fix, not only what happened. */
-export function fatalMessage(text: string): string {
-  if (/authenticat|invalid.?api.?key|unauthori[sz]ed|\b401\b|\b403\b/i.test(text)) {
-    return `authentication failed: ${text.trim()} — check ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN and ANTHROPIC_BASE_URL`;
-  }
-  if (/not_found_error|model .{0,40}not found|\b404\b/i.test(text)) {
-    return `${text.trim()} — check ANTHROPIC_BASE_URL (the gateway root, without /v1) and the model name (ANTHROPIC_MODEL)`;
-  }
-  if (/max_turns/i.test(text)) return `${text.trim()} — raise the spec's maxTurns if the step needs more turns`;
-  if (/budget/i.test(text)) return `${text.trim()} — the budget cap was reached`;
-  return text.trim();
-}
 
 function safely(fn: () => void): void {
   try { fn(); } catch { /* the index is a convenience; a failure to refresh it must not stop the step */ }
