@@ -90,6 +90,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
   const unhook = rescueOnSignals(rt);
+  if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
   let rl: readline.Interface | undefined;
   let stopSigint = () => {};
   // what a side question is answered from: the last 60 events, thinking and prompts left out

@@ -32,6 +32,7 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
     handoff: o.handoff !== false, ...(o.window !== undefined ? { window: o.window } : {}),
   });
   const unhook = rescueOnSignals(rt);
+  if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
   // handoffs and the model-mismatch warning change what the run costs and where it continues: always shown
   const onEvent = (e: FlowerEvent) => {
     if (e.kind === 'handoff') io.stderr.write(`# ${e.text}\n`);

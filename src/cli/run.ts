@@ -61,6 +61,7 @@ export async function run(target: string, o: { new?: boolean }, g: GlobalOptions
   const ui = new Renderer(io.stdout, lang, { verbose: g.verbose });
   const rt = new Runtime({ workspace: path.resolve(cwd, g.workspace), runDir: path.resolve(cwd, g.runDir), env: io.env });
   const unhook = rescueOnSignals(rt);
+  if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
   try {
     if (o.new) {
       const dir = Lineage.open(rt.runDir, rt.workspace).archive(path.join(rt.workspace, '.flower', 'notes', 'archive'), [

@@ -17,7 +17,7 @@ import { ConfigError, errorText } from '../errors.js';
 import { requireCredentials, resolveEnv, type EnvMap, type ResolvedEnv } from '../config/index.js';
 import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../store/index.js';
 import { guardHooks, Workbench } from '../guards/index.js';
-import { detectLang, type Lang } from '../config/index.js';
+import { detectLang, maskSecret, type Lang } from '../config/index.js';
 import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
 import { event, type EventSink } from './events.js';
 import { Generations, type Emit } from './handoff.js';
@@ -26,7 +26,7 @@ import { INTERRUPT_NOTE, retryable, sleep, waitOnline } from './recover.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
 import { beginRun, buildOptions, childEnv, compactEnv, forgetLocalTranscripts, mergeHooks, newSessionId } from './options.js';
 import type { AgentSpec, Hooks } from './spec.js';
-import { handoffPolicy, modelMismatch, type HandoffPolicy } from './window.js';
+import { handoffPolicy, modelMismatch, thresholds, type HandoffPolicy } from './window.js';
 
 /** The store surface the runtime needs beyond the SDK's SessionStore. */
 export interface FlowerStore extends SessionStore {
@@ -155,6 +155,19 @@ export class Runtime {
     this.detachChildren = o.detachChildren ?? false;
     const base = resilienceFromEnv(this.resolved.env, DEFAULT_RESILIENCE);
     this.policy = o.resilience === false ? null : { ...base, ...(typeof o.resilience === 'object' ? o.resilience : {}) };
+  }
+
+  /**
+   * The effective configuration in one line, secrets masked (first 4 characters and the length):
+   * what `-v` prints, so "which gateway / key / window is this using?" has an answer.
+   */
+  describe(): string {
+    const e = this.resolved.env;
+    const cred = e.ANTHROPIC_API_KEY ? `ANTHROPIC_API_KEY ${maskSecret(e.ANTHROPIC_API_KEY)}` : `ANTHROPIC_AUTH_TOKEN ${maskSecret(e.ANTHROPIC_AUTH_TOKEN)}`;
+    const t = thresholds(this.hand);
+    const handoff = this.hand.enabled ? `window ${this.hand.window} (hand off at ${t.at})` : 'handoff off';
+    const files = this.resolved.read.length ? this.resolved.read.join(', ') : 'none';
+    return `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} · model ${e.ANTHROPIC_MODEL || '(default)'} · ${cred} · ${handoff} · .env files read: ${files}`;
   }
 
   /** Is this session still in sessions.db (for this workspace)? */

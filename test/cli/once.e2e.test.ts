@@ -148,3 +148,16 @@ test('an unwritable run dir exits 1 naming the path; a corrupt manifest is kept 
   assert.equal(fs.readFileSync(path.join(p.runs, aside[0]!), 'utf8'), '[{"step": "half-writ');
   assert.equal(readJson<Row[]>(path.join(p.runs, 'manifest.json')).length, 1);
 });
+
+test('-v prints the effective configuration with the key masked, never the key itself', async () => {
+  const p = project('verbose');
+  sim.reset();
+  sim.enqueue({ type: 'text', text: 'ok' });
+  const env = { ...testEnv(p, sim.url), ANTHROPIC_API_KEY: 'sk-ant-very-secret-value' };
+  const r = await cli(['once', 'hi', '-v', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, new RegExp(`endpoint ${sim.url.replace(/[.]/g, '\\.')}`));
+  assert.match(r.stderr, /ANTHROPIC_API_KEY sk-a… \(24 chars\)/);
+  assert.doesNotMatch(r.stderr + r.stdout, /very-secret/);
+  for (const f of ['manifest.json']) assert.doesNotMatch(fs.readFileSync(path.join(p.runs, f), 'utf8'), /very-secret/);
+});
