@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startSim, type Sim, type SimItem } from '../../src/sim/index.js';
-import { cli, project, readJson, testEnv, transcriptOf, type Project } from '../helpers/e2e.js';
+import { cli, project, readJson, startCli, testEnv, transcriptOf, until, type Project } from '../helpers/e2e.js';
 
 let sim: Sim;
 before(async () => { sim = await startSim({ port: 0, onUnexpected: 'error' }); });
@@ -198,4 +198,31 @@ test('a model that answers in plain markdown (no submit tools) drives the same f
   assert.match(fs.readFileSync(notes(p, '目标.md'), 'utf8'), /- 空文件不报错/);
   assert.deepEqual(sim.unexpected(), []);
   assert.equal(sim.pending().length, 0);
+});
+
+test('killed in the middle of clarifying, the rerun continues the same clarification without re-asking', async () => {
+  const p = project('clarify-kill');
+  sim.reset();
+  sim.enqueue(
+    { type: 'tool_use', match: clarifier, name: 'mcp__human__ask', input: { question: '输出到哪里?', options: ['标准输出', '文件'] } },
+    { type: 'hang', match: clarifier },
+  );
+  const { child, done } = startCli(['写个 md 转 html 的脚本', '--timeout', '0', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url, { FLOWER_LANG: 'zh' }) });
+  await until('the second clarify request', () => sim.messageRequests().length >= 2);
+  await new Promise((r) => setTimeout(r, 400)); // let the mirrored transcript reach sessions.db
+  process.kill(child.pid!, 'SIGKILL');
+  await done;
+  const sid = readJson<{ steps: Record<string, string> }>(path.join(p.runs, 'lineage.json')).steps['确认需求'];
+  assert.ok(sid);
+
+  sim.reset();
+  sim.enqueue(...brief(), ...goal(), ...work('好了'), ...verdict('achieved'));
+  const r = await go(p, ['写个 md 转 html 的脚本', '--timeout', '0']);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const first = sim.messageRequests()[0]!;
+  assert.equal(first.headers['x-claude-code-session-id'], sid, 'the same clarify session');
+  const seen = transcriptOf(first.body);
+  assert.match(seen.join('\n'), /输出到哪里/, 'the earlier question is in its context');
+  assert.match(seen.at(-1)!, /继续刚才没做完的需求确认/, 'told to continue, not to start over');
+  assert.match(r.stdout, /== 确认需求 =+ {2}1\/3 {2}<- 接上次 · 第 2 次唤醒/);
 });
