@@ -8,12 +8,12 @@ export { FlowerError, ConfigError, ModelError, GuardDenied, StateCorrupt, Intern
 // runtime: one agent step on the SDK, its attempt loop, events, manifest, resilience, handoff
 export {
   AgentSpec, Runtime, Manifest, normalize, contextOf, PERMISSION_MODES,
-  DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, classify, shouldRetry, isOverflow, endpoint, reachable, resilienceFromEnv,
+  Resilience, DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, classify, shouldRetry, isOverflow, endpoint, reachable, resilienceFromEnv,
   defaultWindow, handoffPolicy, thresholds, rememberOverflow, HANDOFF_PROMPT,
 } from './runtime/index.js';
 export type {
   AgentSpecOptions, CompactPolicy, Hooks, McpServerSource, RuntimeOptions, RunOptions, FlowerStore,
-  StepResult, ManifestRow, FlowerEvent, EventKind, EventSink, Resilience, ErrorClass, Endpoint, HandoffPolicy, Thresholds,
+  StepResult, ManifestRow, FlowerEvent, EventKind, EventSink, ResilienceOptions, ErrorClass, Endpoint, HandoffPolicy, Thresholds,
 } from './runtime/index.js';
 
 // workflow: steps, lineage, wake state, the starter flow

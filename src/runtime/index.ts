@@ -23,4 +23,5 @@ export type { StopContext, Emit, GenerationHost, GenerationStep, HandoffRoute } 
 export {
   DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, classify, shouldRetry, isOverflow, overflowLimit, endpoint, reachable, resilienceFromEnv,
 } from './resilience.js';
-export type { Resilience, ErrorClass, Endpoint } from './resilience.js';
+export { Resilience } from './resilience.js';
+export type { ResilienceOptions, ErrorClass, Endpoint } from './resilience.js';

@@ -5,7 +5,7 @@
  */
 import { errorText } from '../errors.js';
 import type { AttemptOutcome } from './attempt.js';
-import { classify, endpoint, reachable, shouldRetry, type Resilience } from './resilience.js';
+import { classify, endpoint, reachable, shouldRetry, type ResilienceOptions } from './resilience.js';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -23,7 +23,7 @@ export interface RetryVerdict {
 }
 
 /** Is another attempt worth it? A watchdog cut is transient; fatal errors stop with an actionable message. */
-export function retryable(o: AttemptOutcome, failed: number, policy: Resilience | null): RetryVerdict {
+export function retryable(o: AttemptOutcome, failed: number, policy: ResilienceOptions | null): RetryVerdict {
   const texts = [o.error ?? '', ...o.errors].join('\n');
   const kind = o.interrupted === 'watchdog' ? 'transient' : classify(texts);
   if (kind === 'fatal') return { retry: false, kind, why: fatalMessage(o.error ?? texts) };
@@ -37,7 +37,7 @@ export function retryable(o: AttemptOutcome, failed: number, policy: Resilience 
  * after maxOfflineWait (bounded, and cut short when the runtime closes).
  */
 export async function waitOnline(
-  p: Resilience, env: Record<string, string | undefined>, closed: () => boolean,
+  p: ResilienceOptions, env: Record<string, string | undefined>, closed: () => boolean,
   notify: (text: string, payload: Record<string, unknown>) => void,
 ): Promise<{ ok: boolean; why?: string }> {
   let ep;

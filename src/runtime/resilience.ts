@@ -5,7 +5,7 @@ import { lookup } from 'node:dns/promises';
 import { connect } from 'node:net';
 
 /** Retry policy. All durations are seconds. */
-export interface Resilience {
+export interface ResilienceOptions {
   /** Attempts in total, the first one included. */
   maxAttempts: number;
   baseDelay: number;
@@ -18,7 +18,7 @@ export interface Resilience {
   retryUnknown: boolean;
 }
 
-export const DEFAULT_RESILIENCE: Readonly<Resilience> = Object.freeze({
+export const DEFAULT_RESILIENCE: Readonly<ResilienceOptions> = Object.freeze({
   maxAttempts: 6,
   baseDelay: 4,
   maxDelay: 120,
@@ -32,7 +32,7 @@ export const DEFAULT_RESILIENCE: Readonly<Resilience> = Object.freeze({
  * Delay before retry number `attempt` (1-based): min(base·2^(attempt−1), max) with ±25 % jitter,
  * i.e. about 4 / 8 / 16 / 32 / 64 s with the defaults.
  */
-export function backoff(attempt: number, opts: Pick<Resilience, 'baseDelay' | 'maxDelay'> = DEFAULT_RESILIENCE, random: () => number = Math.random): number {
+export function backoff(attempt: number, opts: Pick<ResilienceOptions, 'baseDelay' | 'maxDelay'> = DEFAULT_RESILIENCE, random: () => number = Math.random): number {
   const n = Math.max(1, Math.floor(attempt));
   const raw = Math.min(opts.baseDelay * 2 ** (n - 1), opts.maxDelay);
   return raw * (0.75 + random() * 0.5);
@@ -92,7 +92,7 @@ export function classify(text: string | null | undefined): ErrorClass {
 }
 
 /** Whether an error of this class is worth another attempt under `opts`. */
-export function shouldRetry(kind: ErrorClass, opts: Pick<Resilience, 'retryUnknown'> = DEFAULT_RESILIENCE): boolean {
+export function shouldRetry(kind: ErrorClass, opts: Pick<ResilienceOptions, 'retryUnknown'> = DEFAULT_RESILIENCE): boolean {
   return kind === 'transient' || (kind === 'unknown' && opts.retryUnknown);
 }
 
@@ -180,7 +180,7 @@ export const RESUME_PROMPT = Object.freeze({
   en: 'The previous round was interrupted midway and did not finish. Look at what is already on disk and in the workbench, continue from where it was interrupted, and do not start over.',
 });
 
-const ENV_KEYS: ReadonlyArray<[keyof Resilience, string, 'count' | 'seconds' | 'positive']> = [
+const ENV_KEYS: ReadonlyArray<[keyof ResilienceOptions, string, 'count' | 'seconds' | 'positive']> = [
   ['maxAttempts', 'FLOWER_MAX_ATTEMPTS', 'count'],
   ['baseDelay', 'FLOWER_BASE_DELAY', 'seconds'],
   ['maxDelay', 'FLOWER_MAX_DELAY', 'seconds'],
@@ -194,8 +194,8 @@ const ENV_KEYS: ReadonlyArray<[keyof Resilience, string, 'count' | 'seconds' | '
  * fatal: a typo in a test knob must not stop a run. Attempts must be a whole number ≥ 1, a probe
  * interval/timeout must be > 0 (0 would spin), the others ≥ 0.
  */
-export function resilienceFromEnv(env: Record<string, string | undefined> = process.env, base: Readonly<Resilience> = DEFAULT_RESILIENCE): Resilience {
-  const out: Resilience = { ...base };
+export function resilienceFromEnv(env: Record<string, string | undefined> = process.env, base: Readonly<ResilienceOptions> = DEFAULT_RESILIENCE): ResilienceOptions {
+  const out: ResilienceOptions = { ...base };
   for (const [key, name, kind] of ENV_KEYS) {
     const raw = env[name]?.trim();
     if (!raw) continue;
@@ -207,4 +207,66 @@ export function resilienceFromEnv(env: Record<string, string | undefined> = proc
     (out as unknown as Record<string, number>)[key] = v;
   }
   return out;
+}
+
+/**
+ * The retry policy as an object, as the seed names it: the defaults (6 attempts, 4 s base, 120 s cap,
+ * 5 s probe every 15 s, up to an hour offline, unknown errors retried) plus the operations that use them.
+ * @example
+ * const r = new Resilience({ maxOfflineWait: 600 });
+ * r.classify('API Error: 529 overloaded'); // 'transient'
+ * await r.reachable(...Object.values(r.endpoint()).slice(0, 2) as [string, number]);
+ */
+export class Resilience implements ResilienceOptions {
+  maxAttempts: number;
+  baseDelay: number;
+  maxDelay: number;
+  probeTimeout: number;
+  probeInterval: number;
+  maxOfflineWait: number;
+  retryUnknown: boolean;
+
+  constructor(o: Partial<ResilienceOptions> = {}) {
+    const v = { ...DEFAULT_RESILIENCE, ...o };
+    this.maxAttempts = v.maxAttempts;
+    this.baseDelay = v.baseDelay;
+    this.maxDelay = v.maxDelay;
+    this.probeTimeout = v.probeTimeout;
+    this.probeInterval = v.probeInterval;
+    this.maxOfflineWait = v.maxOfflineWait;
+    this.retryUnknown = v.retryUnknown;
+  }
+
+  /** transient / fatal / unknown — fatal tested first (401 texts often say "connection"). */
+  static classify(text: string | null | undefined): ErrorClass {
+    return classify(text);
+  }
+
+  classify(text: string | null | undefined): ErrorClass {
+    return classify(text);
+  }
+
+  /** Seconds to wait before retry number `attempt` (1-based), jittered ±25 %. */
+  backoff(attempt: number, random: () => number = Math.random): number {
+    return backoff(attempt, this, random);
+  }
+
+  shouldRetry(kind: ErrorClass): boolean {
+    return shouldRetry(kind, this);
+  }
+
+  /** The host and port to probe: ANTHROPIC_BASE_URL's, else api.anthropic.com:443. */
+  endpoint(env: Record<string, string | undefined> = process.env): Endpoint {
+    return endpoint(env);
+  }
+
+  /** DNS + one TCP connect within `timeoutSec` (default this.probeTimeout); no HTTP, no cost. */
+  reachable(host: string, port: number, timeoutSec: number = this.probeTimeout): Promise<boolean> {
+    return reachable(host, port, timeoutSec);
+  }
+
+  /** The fixed prompt a resumed session gets after a failure: no error detail, on purpose. */
+  resumePrompt(lang: 'zh' | 'en' = 'en'): string {
+    return RESUME_PROMPT[lang];
+  }
 }

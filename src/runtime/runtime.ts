@@ -21,7 +21,7 @@ import { detectLang, maskSecret, type Lang } from '../config/index.js';
 import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
 import { event, type EventSink } from './events.js';
 import { Generations, type Emit } from './handoff.js';
-import { DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, resilienceFromEnv, type Resilience } from './resilience.js';
+import { DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, resilienceFromEnv, type ResilienceOptions } from './resilience.js';
 import { INTERRUPT_NOTE, retryable, sleep, waitOnline } from './recover.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
 import { beginRun, buildOptions, childEnv, compactEnv, forgetLocalTranscripts, mergeHooks, newSessionId } from './options.js';
@@ -74,7 +74,7 @@ export interface RuntimeOptions {
   /** run agent processes in their own process group, so a terminal's Ctrl-C reaches only flower (the CLI sets it on a TTY) */
   detachChildren?: boolean;
   /** flower's retry policy for infrastructure failures; false turns it off (default: on, FLOWER_* env overrides) */
-  resilience?: boolean | Partial<Resilience>;
+  resilience?: boolean | Partial<ResilienceOptions>;
   /** terminal language for the fixed prompts flower sends (default from FLOWER_LANG / LANG) */
   lang?: Lang;
 }
@@ -112,7 +112,7 @@ export class Runtime {
   private readonly watchdogS: number;
   /** mutable: a real overflow lowers the window for the rest of this Runtime (live calibration) */
   private readonly hand: HandoffPolicy;
-  private readonly policy: Resilience | null;
+  private readonly policy: ResilienceOptions | null;
   private mismatchWarned = false;
   private readonly lang: Lang;
   private readonly detachChildren: boolean;

@@ -234,3 +234,21 @@ test('resilienceFromEnv starts from the given base and does not change it', () =
   assert.deepEqual(r, { ...base, baseDelay: 1 });
   assert.equal(base.baseDelay, 4);
 });
+
+test('new Resilience() carries the seed\'s defaults and the operations that use them', async () => {
+  const { Resilience } = await import('../../src/runtime/resilience.js');
+  const r = new Resilience();
+  assert.deepEqual(
+    [r.maxAttempts, r.baseDelay, r.maxDelay, r.probeTimeout, r.probeInterval, r.maxOfflineWait, r.retryUnknown],
+    [6, 4, 120, 5, 15, 3600, true],
+  );
+  assert.equal(new Resilience({ maxAttempts: 2 }).maxAttempts, 2);
+  assert.equal(r.classify('401 Unauthorized: connection refused by auth'), 'fatal');
+  assert.equal(Resilience.classify('API Error: 529 overloaded_error'), 'transient');
+  assert.equal(r.backoff(3, () => 0.5), 16);
+  assert.equal(r.backoff(10, () => 1), 150);
+  assert.deepEqual(r.endpoint({ ANTHROPIC_BASE_URL: 'http://gw.local' }).port, 80);
+  assert.equal(r.shouldRetry('unknown'), true);
+  assert.equal(new Resilience({ retryUnknown: false }).shouldRetry('unknown'), false);
+  assert.doesNotMatch(r.resumePrompt('en'), /error|ECONN|HTTP/i);
+});
