@@ -122,8 +122,9 @@ export function safeStepName(step: string): string {
   return s || 'step';
 }
 
-export function handoffFile(workspace: string, step: string): string {
-  return path.join(workspace, '.flower', 'notes', `交接-${safeStepName(step)}.md`);
+/** `notesDir` defaults to `<workspace>/.flower/notes`; with an external workbench (--isolate) it is that one's notes/. */
+export function handoffFile(workspace: string, step: string, notesDir = path.join(workspace, '.flower', 'notes')): string {
+  return path.join(notesDir, `交接-${safeStepName(step)}.md`);
 }
 
 /**
@@ -131,12 +132,14 @@ export function handoffFile(workspace: string, step: string): string {
  * `.flower/notes/archive/交接/<safe>-<YYYYmmdd-HHMMSS>.md` (a suffix when that name is taken), so every
  * generation's handoff survives for the person reading the run afterwards.
  */
-export function writeHandoffRecord(workspace: string, h: Handoff, now: Date = new Date()): { path: string; archived: string | null } {
-  const file = handoffFile(workspace, h.step);
+export function writeHandoffRecord(
+  workspace: string, h: Handoff, now: Date = new Date(), notesDir = path.join(workspace, '.flower', 'notes'),
+): { path: string; archived: string | null } {
+  const file = handoffFile(workspace, h.step, notesDir);
   const safe = safeStepName(h.step);
   let archived: string | null = null;
   if (fs.existsSync(file)) {
-    const dir = path.join(workspace, '.flower', 'notes', 'archive', '交接');
+    const dir = path.join(notesDir, 'archive', '交接');
     fs.mkdirSync(dir, { recursive: true });
     let target = path.join(dir, `${safe}-${stamp(now)}.md`);
     for (let i = 2; fs.existsSync(target); i++) target = path.join(dir, `${safe}-${stamp(now)}-${i}.md`);
@@ -175,6 +178,8 @@ export type Emit = (kind: EventKind, text: string, payload: Record<string, unkno
 /** What Generations needs from the Runtime. */
 export interface GenerationHost {
   readonly workspace: string;
+  /** where 交接-<step>.md goes (the workbench's notes/) */
+  readonly notesDir?: string;
   readonly lang: Lang;
   /** the resolved env: calibration is keyed by its ANTHROPIC_BASE_URL and model */
   readonly env: Readonly<Record<string, string>>;
@@ -271,7 +276,7 @@ export class Generations {
     }
     let file: string | null = null;
     try {
-      file = writeHandoffRecord(this.host.workspace, h).path;
+      file = writeHandoffRecord(this.host.workspace, h, new Date(), this.host.notesDir).path;
     } catch (e) {
       // the successor still gets the document through its prompt
       this.host.warn(`could not write the handoff of step "${step}": ${errorText(e)}`);

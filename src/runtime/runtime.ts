@@ -212,6 +212,7 @@ export class Runtime {
     // original handed off at once in step two without the reset)
     const gens = new Generations({
       workspace: this.workspace, lang: this.lang, env: this.resolved.env, policy: this.hand, warn: this.warn,
+      ...(this.workbench ? { notesDir: this.workbench.notes } : {}),
       contextOf: (sid) => this.contextOf(sid),
       attempt: (s, p, resume) => this.attempt(s, p, step, { resume, ...(opts.hooks ? { hooks: opts.hooks } : {}) }, announce),
     }, { spec, step, task: prompt, result, emit });
