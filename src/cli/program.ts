@@ -113,6 +113,25 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .action((target: string, o: { new: boolean }) => settle(import('./run.js').then((m) => m.run(target, o, globals(), io))));
 
   program
+    .command('status')
+    .description('what this folder remembers: brief, goal, wake count, step sessions and their context, spend — read-only, no model call')
+    .option('--json', 'print it as JSON', false)
+    .exitOverride()
+    .action((o: { json: boolean }) => settle(import('./status.js').then((m) => m.status(o, globals(), io))));
+
+  program
+    .command('log')
+    .description('the manifest, one line per step run (newest last)')
+    .option('-n, --limit <n>', 'how many rows', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`'${v}' is not a positive whole number.`);
+      return n;
+    }, 30)
+    .option('--json', 'one JSON row per line (NDJSON)', false)
+    .exitOverride()
+    .action((o: { limit: number; json: boolean }) => settle(import('./status.js').then((m) => m.log(o, globals(), io))));
+
+  program
     .command('sim')
     .description('serve a scripted model (Anthropic Messages API) on 127.0.0.1 — test workflows offline against the real harness')
     .requiredOption('--script <file>', 'a JSON scenario (see docs/sim.md)')

@@ -107,7 +107,10 @@ export function outsideFences(lines: readonly string[]): boolean[] {
   for (const line of lines) {
     if (open === null) {
       const m = FENCE_OPEN.exec(line);
-      if (m && !(m[1]![0] === '`' && m[2]!.includes('`'))) {
+      // an opener's info string is one word (```js): "- ```js 代码块输出为 <pre>" is a sentence about
+      // code fences, not a fence — a checklist item like that once swallowed the rest of 目标.md
+      const info = m ? m[2]!.trim() : '';
+      if (m && !(m[1]![0] === '`' && m[2]!.includes('`')) && !/\s/.test(info)) {
         open = { ch: m[1]![0]!, len: m[1]!.length };
         out.push(false);
       } else {

@@ -108,3 +108,10 @@ test('promptBlock carries the statement and, only when present, the checklist', 
 test('a missing goal file loads as null', () => {
   assert.equal(Goal.load(path.join(tmp(), '目标.md')), null);
 });
+
+test('a checklist item that talks about a code fence is an item, not the start of a fence', () => {
+  const g = Goal.parse('# 目标\nx\n\n# 判定清单\n- a 能跑\n- ```js 代码块输出为 <pre><code class="language-js">\n- 空文件不报错');
+  assert.deepEqual(g.checks, ['a 能跑', '```js 代码块输出为 <pre><code class="language-js">', '空文件不报错']);
+  const round = Goal.parse(g.toMarkdown());
+  assert.deepEqual(round.checks, g.checks);
+});

@@ -32,7 +32,7 @@ function verdictFrom(call: SimCall, needles: string[], checks: string[]): SimIte
 }
 
 const CHECKS_V1 = ['node md2html.mjs sample.md 输出含 <h1> 和 <ul>', '不带参数运行时打印用法并以非 0 退出'];
-const CHECKS_V2 = [...CHECKS_V1.slice(0, 1), '```js 代码块输出为 <pre><code class="language-js">', CHECKS_V1[1]!];
+const CHECKS_V2 = [...CHECKS_V1.slice(0, 1), 'sample.md 里的 js 代码块输出为 <pre><code class="language-js">', CHECKS_V1[1]!];
 
 /** The first run: clarify (one question nobody answers), set the goal, work through a worker, judge. */
 export function firstRun(ws: string): SimScriptItem[] {

@@ -1,0 +1,117 @@
+/**
+ * `flower status` and `flower log` — what a folder remembers, read-only: the brief and goal, the wake
+ * count, which step continues which session (and how big its context is), and what every run spent.
+ * Nothing is written and no model is called.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { detectLang } from '../config/index.js';
+import { Manifest, type ManifestRow } from '../runtime/index.js';
+import { SqliteSessionStore, projectKeyFor } from '../store/index.js';
+import { wakeState } from '../workflow/index.js';
+import { tilde } from './go.js';
+import { EXIT, type CliIO } from './io.js';
+import type { GlobalOptions } from './program.js';
+import { clockDuration, money, tokens } from './term.js';
+
+export interface StatusReport {
+  workspace: string;
+  runDir: string;
+  brief: { confirmed: boolean; path: string | null; missing: string[] };
+  goal: { checks: number; unverifiable: number; path: string | null };
+  woke: number;
+  steps: Array<{ step: string; session: string; context: number }>;
+  runs: Array<{ run: string; rows: number; ok: boolean; cost_usd: number; started_at: string; last_step: string }>;
+  total_cost_usd: number;
+  handoffs: string[];
+}
+
+function contexts(runDir: string, workspace: string, sids: string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const db = path.join(runDir, 'sessions.db');
+  if (!fs.existsSync(db) || sids.length === 0) return out;
+  let store: SqliteSessionStore | undefined;
+  try {
+    store = new SqliteSessionStore(db);
+    const key = projectKeyFor(workspace);
+    for (const sid of sids) out.set(sid, store.lastContext(sid, { projectKey: key }));
+  } catch {
+    // a damaged or locked db: status still shows what the files say
+  } finally {
+    store?.close();
+  }
+  return out;
+}
+
+export function statusOf(workspace: string, runDir: string): StatusReport {
+  const st = wakeState(workspace, { runDir });
+  const notes = path.join(workspace, '.flower', 'notes');
+  const rows = Manifest.read(runDir);
+  const ctx = contexts(runDir, workspace, Object.values(st.steps));
+  const byRun = new Map<string, ManifestRow[]>();
+  for (const r of rows) byRun.set(r.run, [...(byRun.get(r.run) ?? []), r]);
+  const handoffs = fs.existsSync(notes) ? fs.readdirSync(notes).filter((f) => f.startsWith('交接-')).sort() : [];
+  return {
+    workspace, runDir,
+    brief: { confirmed: st.waking, path: st.brief?.path ?? null, missing: st.brief ? st.brief.missing() : [] },
+    goal: { checks: st.checks, unverifiable: st.goal?.unverifiable.length ?? 0, path: st.goal ? path.join(notes, '目标.md') : null },
+    woke: st.woke,
+    steps: Object.entries(st.steps).map(([step, session]) => ({ step, session, context: ctx.get(session) ?? 0 })),
+    runs: [...byRun.entries()].map(([run, rs]) => ({
+      run, rows: rs.length, ok: rs.every((r) => r.ok), cost_usd: rs.reduce((a, r) => a + (r.cost_usd || 0), 0),
+      started_at: rs[0]!.started_at, last_step: rs.at(-1)!.step,
+    })),
+    total_cost_usd: rows.reduce((a, r) => a + (r.cost_usd || 0), 0),
+    handoffs,
+  };
+}
+
+export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  const s = statusOf(path.resolve(cwd, g.workspace), path.resolve(cwd, g.runDir));
+  if (o.json) {
+    io.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const zh = detectLang(io.env) === 'zh';
+  const out: string[] = [];
+  out.push(`flower status — ${tilde(s.workspace)}  (runs: ${tilde(s.runDir)})`);
+  if (s.woke === 0 && s.runs.length === 0 && !s.brief.path) {
+    out.push(zh ? '  这里还没跑过 flower。' : '  flower has not run here yet.');
+  }
+  out.push(s.brief.confirmed
+    ? `  ${zh ? '需求已确认' : 'brief confirmed'} (${s.brief.path})`
+    : s.brief.path ? `  ${zh ? '需求未完成,缺' : 'brief incomplete, missing'}: ${s.brief.missing.join(', ')}` : `  ${zh ? '还没有需求确认书' : 'no brief yet'}`);
+  if (s.goal.path) out.push(`  ${zh ? `目标 ${s.goal.checks} 条` : `goal: ${s.goal.checks} checks`}${s.goal.unverifiable ? (zh ? `,其中 ${s.goal.unverifiable} 条此环境无法验证` : `, ${s.goal.unverifiable} not verifiable here`) : ''} (${s.goal.path})`);
+  if (s.woke) out.push(`  ${zh ? `已唤醒 ${s.woke} 次,下次是第 ${s.woke + 1} 次` : `woken ${s.woke} times; the next run is wake #${s.woke + 1}`}`);
+  for (const st of s.steps) out.push(`  ${st.step} -> ${st.session}${st.context ? ` · ${zh ? '上下文' : 'context'} ${tokens(st.context)}` : ''}`);
+  for (const h of s.handoffs) out.push(`  # ${h}`);
+  if (s.runs.length) {
+    const last = s.runs.at(-1)!;
+    out.push(`  ${zh ? '最近一次' : 'last run'} ${last.run}: ${last.rows} ${zh ? '行' : 'rows'}, $${money(last.cost_usd)}, ${last.ok ? 'ok' : zh ? '有失败' : 'had failures'}, ${zh ? '最后一步' : 'last step'} ${last.last_step}`);
+    out.push(`  ${zh ? '这里总共花了' : 'spent here in all'} $${money(s.total_cost_usd)} ${zh ? `(${s.runs.length} 次运行)` : `over ${s.runs.length} runs`}`);
+  }
+  io.stdout.write(`${out.join('\n')}\n`);
+  return EXIT.ok;
+}
+
+export async function log(o: { limit: number; json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  const rows = Manifest.read(path.resolve(cwd, g.runDir)).slice(-Math.max(1, o.limit));
+  if (o.json) {
+    for (const r of rows) io.stdout.write(`${JSON.stringify(r)}\n`);
+    return EXIT.ok;
+  }
+  if (rows.length === 0) {
+    io.stdout.write('(no steps recorded yet)\n');
+    return EXIT.ok;
+  }
+  for (const r of rows) {
+    const when = r.started_at.replace('T', ' ').slice(0, 19);
+    const mark = r.ok ? '+' : 'x';
+    const extra = [r.attempts > 1 ? `${r.attempts} attempts` : '', r.resumed ? 'resumed' : '', r.retired?.length ? `${r.retired.length} handed off` : '']
+      .filter(Boolean).join(', ');
+    io.stdout.write(`${when}  ${mark} ${r.step}  $${money(r.cost_usd)} · ${r.num_turns} turns · ${clockDuration(r.duration_s)} · ctx ${tokens(r.context)}${extra ? ` · ${extra}` : ''}${r.ok ? '' : ` · ${(r.error ?? '').split('\n')[0]}`}\n`);
+  }
+  return EXIT.ok;
+}
