@@ -13,7 +13,7 @@ import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { starterFlow, wakeState } from '../workflow/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './program.js';
-import { Renderer } from './render.js';
+import { JsonRenderer, Renderer } from './render.js';
 import { rescueOnSignals } from './signals.js';
 import { money, tokens } from './term.js';
 
@@ -52,7 +52,7 @@ async function readLine(io: CliIO, question: string): Promise<string | null> {
 export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: CliIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const lang = detectLang(io.env);
-  const ui = new Renderer(io.stdout, lang, { verbose: g.verbose });
+  const ui = g.json ? new JsonRenderer(io.stdout, lang) : new Renderer(io.stdout, lang, { verbose: g.verbose });
   const ws = path.resolve(cwd, g.workspace);
   const runDir = path.resolve(cwd, g.runDir);
   const tty = io.stdin?.isTTY === true;

@@ -35,6 +35,11 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
   if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
   // handoffs and the model-mismatch warning change what the run costs and where it continues: always shown
   const onEvent = (e: FlowerEvent) => {
+    if (g.json) {
+      const { raw: _raw, ...rest } = e;
+      io.stdout.write(`${JSON.stringify({ t: new Date().toISOString(), ...rest })}\n`);
+      return;
+    }
     if (e.kind === 'handoff') io.stderr.write(`# ${e.text}\n`);
     else if (e.kind === 'error' && (g.verbose || e.payload.model_mismatch === true)) io.stderr.write(`x ${e.text}\n`);
     else if (g.verbose && e.kind === 'tool_call') io.stderr.write(`${e.subagent ? '  | ' : ''}* ${e.tool ?? ''} ${e.text}\n`);
@@ -46,6 +51,11 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
       ...(o.fork ? { fork: true } : {}),
       onEvent,
     });
+    if (g.json) {
+      io.stdout.write(`${JSON.stringify({ t: new Date().toISOString(), kind: 'step_result', ...r })}\n`);
+      if (!r.ok) io.stderr.write(`x failed: ${r.error ?? 'unknown error'}\n`);
+      return r.ok ? EXIT.ok : EXIT.failure;
+    }
     if (r.text) io.stdout.write(r.text.endsWith('\n') ? r.text : `${r.text}\n`);
     const retired = r.retired.length ? ` · handed off from ${r.retired.join(', ')}` : '';
     io.stdout.write(`-- session ${r.session_id ?? '(none)'} · $${r.cost_usd.toFixed(4)} · ${r.num_turns} turns${retired}\n`);

@@ -14,6 +14,8 @@ export interface GlobalOptions {
   workspace: string;
   runDir: string;
   verbose: boolean;
+  /** NDJSON events on stdout instead of the terminal rendering */
+  json?: boolean;
 }
 
 const VERSION = '0.1.0';
@@ -49,6 +51,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('-w, --workspace <dir>', "the agents' working directory (created if missing)", '.')
     .option('-r, --run-dir <dir>', 'sessions.db, manifest.json, lineage.json — relative to the current directory, not the workspace', 'runs')
     .option('-v, --verbose', 'show tool calls, subagent activity and the effective configuration', false)
+    .option('--json', 'print the run as NDJSON events on stdout (one JSON object per line) instead of the terminal view', false)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -57,8 +60,8 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .exitOverride();
 
   const globals = (): GlobalOptions => {
-    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean }>();
-    return { workspace: o.workspace, runDir: o.runDir, verbose: o.verbose };
+    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; json: boolean }>();
+    return { workspace: o.workspace, runDir: o.runDir, verbose: o.verbose, json: o.json };
   };
 
   program
@@ -115,9 +118,8 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
   program
     .command('status')
     .description('what this folder remembers: brief, goal, wake count, step sessions and their context, spend — read-only, no model call')
-    .option('--json', 'print it as JSON', false)
     .exitOverride()
-    .action((o: { json: boolean }) => settle(import('./status.js').then((m) => m.status(o, globals(), io))));
+    .action(() => settle(import('./status.js').then((m) => m.status({ json: globals().json ?? false }, globals(), io))));
 
   program
     .command('log')
@@ -127,9 +129,8 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`'${v}' is not a positive whole number.`);
       return n;
     }, 30)
-    .option('--json', 'one JSON row per line (NDJSON)', false)
     .exitOverride()
-    .action((o: { limit: number; json: boolean }) => settle(import('./status.js').then((m) => m.log(o, globals(), io))));
+    .action((o: { limit: number }) => settle(import('./status.js').then((m) => m.log({ ...o, json: globals().json ?? false }, globals(), io))));
 
   program
     .command('sim')

@@ -120,3 +120,35 @@ export class Renderer {
     return clockDuration((Date.now() - this.started) / 1000);
   }
 }
+
+/**
+ * `--json`: the same run as NDJSON on stdout — one event per line (`raw` SDK messages left out), the
+ * human lines as `{"kind":"note"}`, each step's manifest row as `{"kind":"step_result"}` — for tools that
+ * watch a run.
+ */
+export class JsonRenderer extends Renderer {
+  private readonly sink: Writable;
+
+  constructor(out: Writable, lang: Lang) {
+    super(out, lang);
+    this.sink = out;
+  }
+
+  private emit(o: Record<string, unknown>): void {
+    try { this.sink.write(`${JSON.stringify({ t: new Date().toISOString(), ...o })}\n`); } catch { /* closed pipe */ }
+  }
+
+  override line(...lines: string[]): void {
+    const text = lines.map((l) => sanitize(l, { keepColour: false })).join('\n').trim();
+    if (text) this.emit({ kind: 'note', text });
+  }
+
+  override event = (e: FlowerEvent): void => {
+    const { raw: _raw, ...rest } = e;
+    this.emit({ ...rest });
+  };
+
+  override result(r: StepResult): void {
+    this.emit({ kind: 'step_result', ...r });
+  }
+}

@@ -11,7 +11,7 @@ import { Runtime } from '../runtime/index.js';
 import { Lineage, type Workflow } from '../workflow/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './program.js';
-import { Renderer } from './render.js';
+import { JsonRenderer, Renderer } from './render.js';
 import { rescueOnSignals } from './signals.js';
 import { money } from './term.js';
 
@@ -58,7 +58,7 @@ export async function run(target: string, o: { new?: boolean }, g: GlobalOptions
   const cwd = io.cwd ?? process.cwd();
   const wf = await loadWorkflow(target, cwd);
   const lang = detectLang(io.env);
-  const ui = new Renderer(io.stdout, lang, { verbose: g.verbose });
+  const ui = g.json ? new JsonRenderer(io.stdout, lang) : new Renderer(io.stdout, lang, { verbose: g.verbose });
   const rt = new Runtime({ workspace: path.resolve(cwd, g.workspace), runDir: path.resolve(cwd, g.runDir), env: io.env });
   const unhook = rescueOnSignals(rt);
   if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);

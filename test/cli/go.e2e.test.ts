@@ -226,3 +226,15 @@ test('killed in the middle of clarifying, the rerun continues the same clarifica
   assert.match(seen.at(-1)!, /继续刚才没做完的需求确认/, 'told to continue, not to start over');
   assert.match(r.stdout, /== 确认需求 =+ {2}1\/3 {2}<- 接上次 · 第 2 次唤醒/);
 });
+
+test('flower --json streams the whole flow as NDJSON: step boundaries, events, step results, notes', async () => {
+  const p = project('go-json');
+  sim.reset();
+  sim.enqueue(...brief(), ...goal(), ...work('写好了'), ...verdict('achieved'));
+  const r = await go(p, ['写个 md 转 html 的脚本', '--timeout', '0', '--json']);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; text?: string; step?: string; ok?: boolean });
+  assert.deepEqual(events.filter((e) => e.kind === 'step').map((e) => e.text), ['确认需求', '设定目标', '干活']);
+  assert.deepEqual(events.filter((e) => e.kind === 'step_result').map((e) => [e.step, e.ok]), [['确认需求', true], ['设定目标', true], ['干活', true]]);
+  assert.ok(events.some((e) => e.kind === 'note' && /总花费/.test(e.text ?? '')));
+});

@@ -161,3 +161,16 @@ test('-v prints the effective configuration with the key masked, never the key i
   assert.doesNotMatch(r.stderr + r.stdout, /very-secret/);
   for (const f of ['manifest.json']) assert.doesNotMatch(fs.readFileSync(path.join(p.runs, f), 'utf8'), /very-secret/);
 });
+
+test('--json prints the run as NDJSON events ending in the step result', async () => {
+  const p = project('json');
+  sim.reset();
+  sim.enqueue({ type: 'tool_use', name: 'Bash', input: { command: 'echo hi', description: 'hi' } }, { type: 'text', text: 'said hi' });
+  const r = await cli(['once', 'say hi', '--json', '-t', 'Bash', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url) });
+  assert.equal(r.code, 0, r.stderr);
+  const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; tool?: string; text?: string; raw?: unknown; ok?: boolean });
+  assert.ok(events.some((e) => e.kind === 'tool_call' && e.tool === 'Bash'));
+  assert.ok(events.some((e) => e.kind === 'text' && e.text === 'said hi'));
+  assert.ok(events.every((e) => e.raw === undefined), 'no raw SDK messages');
+  assert.deepEqual([events.at(-1)!.kind, events.at(-1)!.ok], ['step_result', true]);
+});
