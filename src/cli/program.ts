@@ -116,6 +116,12 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .action((target: string, o: { new: boolean }) => settle(import('./run.js').then((m) => m.run(target, o, globals(), io))));
 
   program
+    .command('setup')
+    .description('store your API key or gateway token (and optional gateway URL and model) in ~/.config/flower/.env, private (0600)')
+    .exitOverride()
+    .action(() => settle(import('./setup.js').then((m) => m.setup(io))));
+
+  program
     .command('status')
     .description('what this folder remembers: brief, goal, wake count, step sessions and their context, spend — read-only, no model call')
     .exitOverride()

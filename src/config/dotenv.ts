@@ -76,7 +76,7 @@ export function requireCredentials(resolved: ResolvedEnv): void {
     'no-credentials',
     `No credentials: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway token) in the environment, ` +
       `or in one of these files (KEY=VALUE lines): ${resolved.lookedIn.join(', ')}. ` +
-      `To try flower without a key, run \`flower demo\`.`,
+      `Run \`flower setup\` to store one (0600), or try flower without a key: \`flower demo\`.`,
   );
 }
 

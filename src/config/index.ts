@@ -2,3 +2,5 @@ export { parseDotenv, configHome, envFiles, resolveEnv, requireCredentials, mask
 export type { EnvMap, ResolvedEnv } from './dotenv.js';
 export { detectLang } from './lang.js';
 export type { Lang } from './lang.js';
+export { credentialValues, credentialsFile, writeCredentials } from './setup.js';
+export type { SetupAnswers } from './setup.js';

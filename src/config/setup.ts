@@ -1,0 +1,61 @@
+/**
+ * Writing credentials: `${XDG_CONFIG_HOME:-~/.config}/flower/.env`, mode 0600, atomically. Keys flower
+ * does not manage are kept (nothing lost); the secret is never echoed back in full.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../store/files.js';
+import { configHome, maskSecret, parseDotenv, type EnvMap } from './dotenv.js';
+
+export interface SetupAnswers {
+  /** an `sk-ant-…` key is stored as ANTHROPIC_API_KEY, anything else as ANTHROPIC_AUTH_TOKEN (a gateway token) */
+  token: string;
+  /** blank = the official API */
+  baseUrl?: string;
+  /** blank = the default model; else written to ANTHROPIC_MODEL and the OPUS / SONNET defaults */
+  model?: string;
+}
+
+const MANAGED = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'ANTHROPIC_DEFAULT_OPUS_MODEL', 'ANTHROPIC_DEFAULT_SONNET_MODEL'];
+
+/** The new file's values: pure, so the rules are tested as a table. */
+export function credentialValues(a: SetupAnswers, existing: Record<string, string> = {}): Record<string, string> {
+  const token = a.token.trim();
+  if (!token) throw new Error('a token is required');
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(existing)) if (!MANAGED.includes(k)) out[k] = v;
+  out[token.startsWith('sk-ant-') ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN'] = token;
+  const base = (a.baseUrl ?? '').trim().replace(/\/+$/, '').replace(/\/v1$/, '');
+  if (base) out.ANTHROPIC_BASE_URL = base;
+  const model = (a.model ?? '').trim();
+  if (model) {
+    out.ANTHROPIC_MODEL = model;
+    out.ANTHROPIC_DEFAULT_OPUS_MODEL = model;
+    out.ANTHROPIC_DEFAULT_SONNET_MODEL = model;
+  }
+  return out;
+}
+
+export function credentialsFile(env: EnvMap = process.env): string {
+  return path.join(configHome(env), '.env');
+}
+
+/** Write the file (0600) and return its path and a masked summary. */
+export function writeCredentials(a: SetupAnswers, env: EnvMap = process.env): { path: string; summary: string } {
+  const file = credentialsFile(env);
+  let existing: Record<string, string> = {};
+  try {
+    existing = parseDotenv(fs.readFileSync(file, 'utf8'));
+  } catch { /* no file yet */ }
+  const values = credentialValues(a, existing);
+  const body = [
+    '# flower credentials — written by `flower setup`; KEY=VALUE lines, this file is private (0600)',
+    ...Object.entries(values).map(([k, v]) => `${k}=${JSON.stringify(v)}`),
+    '',
+  ].join('\n');
+  writeFileAtomic(file, body, 0o600);
+  fs.chmodSync(file, 0o600);
+  const secretKey = values.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN';
+  const summary = `${secretKey} ${maskSecret(values[secretKey])}${values.ANTHROPIC_BASE_URL ? ` · ANTHROPIC_BASE_URL ${values.ANTHROPIC_BASE_URL}` : ''}${values.ANTHROPIC_MODEL ? ` · model ${values.ANTHROPIC_MODEL}` : ''}`;
+  return { path: file, summary };
+}

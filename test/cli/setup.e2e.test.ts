@@ -1,0 +1,61 @@
+/**
+ * `flower setup` writes credentials privately, keeps what it doesn't manage, and the next run uses them.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { credentialValues } from '../../src/config/index.js';
+import { startSim, type Sim } from '../../src/sim/index.js';
+import { BIN, cli, project, testEnv } from '../helpers/e2e.js';
+
+let sim: Sim;
+before(async () => { sim = await startSim({ port: 0 }); });
+after(async () => { await sim.close(); });
+
+test('which key a token becomes, and what is kept', () => {
+  const cases: Array<[string, Record<string, string>, string, Record<string, string>]> = [
+    ['sk-ant-abc', {}, '', { ANTHROPIC_API_KEY: 'sk-ant-abc' }],
+    ['gw-token', {}, '', { ANTHROPIC_AUTH_TOKEN: 'gw-token' }],
+    ['sk-ant-abc', { ANTHROPIC_AUTH_TOKEN: 'old', OTHER: 'kept' }, '', { OTHER: 'kept', ANTHROPIC_API_KEY: 'sk-ant-abc' }],
+    ['t', {}, 'claude-x', { ANTHROPIC_AUTH_TOKEN: 't', ANTHROPIC_MODEL: 'claude-x', ANTHROPIC_DEFAULT_OPUS_MODEL: 'claude-x', ANTHROPIC_DEFAULT_SONNET_MODEL: 'claude-x' }],
+  ];
+  for (const [token, existing, model, want] of cases) assert.deepEqual(credentialValues({ token, model }, existing), want);
+  assert.equal(credentialValues({ token: 't', baseUrl: 'https://gw.example/v1/' }).ANTHROPIC_BASE_URL, 'https://gw.example');
+  assert.throws(() => credentialValues({ token: '  ' }), /required/);
+});
+
+test('setup from piped answers writes a 0600 file the next run reads; the token is never printed', async () => {
+  const p = project('setup');
+  const env = testEnv(p, sim.url);
+  delete (env as Record<string, string | undefined>).ANTHROPIC_API_KEY;
+  delete (env as Record<string, string | undefined>).ANTHROPIC_BASE_URL;
+  const child = spawn(process.execPath, [BIN, 'setup'], { cwd: p.dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  child.stdin.end(`sk-ant-setup-secret-123\n${sim.url}\n\n`);
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  assert.equal(code, 0, err);
+  const file = path.join(p.home, '.config', 'flower', '.env');
+  assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+  assert.match(fs.readFileSync(file, 'utf8'), /ANTHROPIC_API_KEY="sk-ant-setup-secret-123"/);
+  assert.doesNotMatch(out + err, /setup-secret-123/);
+  assert.match(out, /sk-a… \(23 chars\)/);
+  sim.reset();
+  sim.enqueue({ type: 'text', text: 'configured' });
+  const r = await cli(['once', 'hi', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(sim.messageRequests()[0]!.headers['x-api-key'], 'sk-ant-setup-secret-123');
+});
+
+test('setup with no token writes nothing and exits 1', async () => {
+  const p = project('setup-empty');
+  const child = spawn(process.execPath, [BIN, 'setup'], { cwd: p.dir, env: testEnv(p, sim.url), stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end('\n');
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  assert.equal(code, 1);
+  assert.equal(fs.existsSync(path.join(p.home, '.config', 'flower', '.env')), false);
+});
