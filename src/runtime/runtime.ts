@@ -42,7 +42,10 @@ export interface RuntimeOptions {
   runDir?: string;
   /** environment to resolve credentials from (default process.env) */
   env?: EnvMap;
-  /** the binary's own retries before flower's loop decides (default 2, env FLOWER_CLI_RETRIES) */
+  /**
+   * the binary's own retries (CLAUDE_CODE_MAX_RETRIES). Default 0: every failure comes back to flower's
+   * loop, which probes, waits, resumes and records each attempt (env FLOWER_CLI_RETRIES)
+   */
   cliRetries?: number;
   /** seconds without model output before the watchdog interrupts the turn (default 300, env FLOWER_WATCHDOG) */
   watchdogS?: number;
@@ -147,7 +150,7 @@ export class Runtime {
     });
     this.workbench = o.workbench instanceof Workbench ? o.workbench : o.workbench ? new Workbench(this.workspace) : undefined;
     this.workbench?.ensure();
-    this.cliRetries = o.cliRetries ?? posNum(env.FLOWER_CLI_RETRIES) ?? 2;
+    this.cliRetries = o.cliRetries ?? posNum(env.FLOWER_CLI_RETRIES) ?? 0;
     this.watchdogS = o.watchdogS ?? posNum(env.FLOWER_WATCHDOG) ?? 300;
     // from the RESOLVED env: a FLOWER_WINDOW that lives only in .env must count
     this.hand = handoffPolicy(this.resolved.env, o.handoff, o.window);
