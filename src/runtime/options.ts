@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Options, SessionStore, SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
 import type { AgentSpec, Hooks } from './spec.js';
+import { pidAlive } from '../store/files.js';
 
 let configDir: string | undefined;
 
@@ -44,19 +45,11 @@ function sweepDeadConfigDirs(): void {
     const m = /^flower-claude-(\d+)-/.exec(n);
     if (!m) continue;
     const pid = Number(m[1]);
-    if (pid === process.pid || alive(pid)) continue;
+    if (pid === process.pid || pidAlive(pid)) continue;
     try { fs.rmSync(path.join(os.tmpdir(), n), { recursive: true, force: true }); } catch { /* someone else's, or gone */ }
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 let liveRuns = 0;
 

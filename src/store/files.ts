@@ -80,7 +80,8 @@ function sleepSync(ms: number): void {
   Atomics.wait(sleepBuf, 0, 0, ms);
 }
 
-function pidAlive(pid: number): boolean {
+/** Is a process with this pid still running (ours to see or not)? */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
