@@ -279,13 +279,17 @@ export class Runtime {
           break;
         }
         await sleep(backoff(failed, this.policy!) * 1000);
-        if (result.session_id) {
+        if (result.session_id && this.hasSession(result.session_id)) {
           // the same session goes on; the prompt says "you were interrupted", never what broke
           resume = result.session_id;
           fork = false;
           resumeAt = undefined;
           text = RESUME_PROMPT[this.lang];
           result.resumed = true;
+        } else if (!resume) {
+          // nothing of the session reached sessions.db (it failed before its first entry): resuming
+          // would only get "No conversation found"; the prompt is sent again to a new session
+          text = prompt;
         }
       }
     } catch (e) {
