@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { configHome, type EnvMap } from '../config/index.js';
-import { writeFileAtomic } from '../store/files.js';
+import { readJsonOrKeepAside, writeFileAtomic } from '../store/files.js';
 import { overflowLimit } from './resilience.js';
 
 export const LARGE_WINDOW = 1_000_000;
@@ -124,6 +124,8 @@ export function rememberOverflow(env: EnvMap, model: string, context: number): n
   const reached = positiveInt(Math.floor(context));
   if (reached === undefined) return undefined;
   try {
+    // a damaged file is kept aside before a new one is written (never silently overwritten)
+    readJsonOrKeepAside(calibrationFile(env), (v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v));
     const table = readCalibration(env);
     const key = calibrationKey(env, model);
     const prev = table[key];

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import {
   Runtime, calibrationFile, calibrationKey, defaultWindow, formatTokens, guessWindow, handoffPolicy, modelMismatch,
-  readCalibration, rememberOverflow, resolveWindow, statedLimit, thresholds,
+  readCalibration, rememberOverflow, resolveWindow, statedLimit, thresholds, calibratedWindow,
 } from '../../src/runtime/index.js';
 
 const home = () => fs.mkdtempSync(path.join(os.tmpdir(), 'flower-window-'));
@@ -156,4 +156,17 @@ test('a model mismatch ignores case, the [1m] marker, dated snapshots and family
     ['claude-x', '<synthetic>', false],
   ];
   for (const [want, served, is] of cases) assert.equal(modelMismatch(want, served), is, `${want} / ${served}`);
+});
+
+test('a damaged calibration file is kept aside before a new one is written', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-cal-'));
+  const env = cfgEnv(dir, { ANTHROPIC_BASE_URL: 'http://gw', ANTHROPIC_MODEL: 'm' });
+  const file = calibrationFile(env);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, '{not json');
+  assert.equal(rememberOverflow(env, 'm', 123_456), 123_456);
+  const kept = fs.readdirSync(path.dirname(file)).filter((f) => f.startsWith('.windows.corrupt-'));
+  assert.equal(kept.length, 1);
+  assert.equal(fs.readFileSync(path.join(path.dirname(file), kept[0]!), 'utf8'), '{not json');
+  assert.equal(calibratedWindow(env, 'm'), 123_456);
 });
