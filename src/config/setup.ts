@@ -44,8 +44,10 @@ export function credentialsFile(env: EnvMap = process.env): string {
 export function writeCredentials(a: SetupAnswers, env: EnvMap = process.env): { path: string; summary: string } {
   const file = credentialsFile(env);
   let existing: Record<string, string> = {};
+  let before: string | undefined;
   try {
-    existing = parseDotenv(fs.readFileSync(file, 'utf8'));
+    before = fs.readFileSync(file, 'utf8');
+    existing = parseDotenv(before);
   } catch { /* no file yet */ }
   const values = credentialValues(a, existing);
   const body = [
@@ -53,6 +55,8 @@ export function writeCredentials(a: SetupAnswers, env: EnvMap = process.env): { 
     ...Object.entries(values).map(([k, v]) => `${k}=${JSON.stringify(v)}`),
     '',
   ].join('\n');
+  // the previous file (its comments, lines we could not parse) is kept, private too
+  if (before !== undefined && before !== body) writeFileAtomic(`${file}.previous`, before, 0o600);
   writeFileAtomic(file, body, 0o600);
   fs.chmodSync(file, 0o600);
   const secretKey = values.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN';

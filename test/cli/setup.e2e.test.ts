@@ -51,6 +51,22 @@ test('setup from piped answers writes a 0600 file the next run reads; the token 
   assert.equal(sim.messageRequests()[0]!.headers['x-api-key'], 'sk-ant-setup-secret-123');
 });
 
+test('setup keeps the previous file aside (private) and the keys it does not manage', async () => {
+  const p = project('setup-keep');
+  const dir = path.join(p.home, '.config', 'flower');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, '.env'), '# my notes\nFLOWER_WINDOW=200000\nANTHROPIC_AUTH_TOKEN=old\n');
+  const child = spawn(process.execPath, [BIN, 'setup'], { cwd: p.dir, env: testEnv(p, sim.url), stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end('sk-ant-new\n\n\n');
+  assert.equal(await new Promise<number | null>((r) => child.on('close', r)), 0);
+  const now = fs.readFileSync(path.join(dir, '.env'), 'utf8');
+  assert.match(now, /FLOWER_WINDOW="200000"/);
+  assert.match(now, /ANTHROPIC_API_KEY="sk-ant-new"/);
+  assert.doesNotMatch(now, /AUTH_TOKEN/);
+  assert.match(fs.readFileSync(path.join(dir, '.env.previous'), 'utf8'), /# my notes/);
+  assert.equal(fs.statSync(path.join(dir, '.env.previous')).mode & 0o777, 0o600);
+});
+
 test('setup with no token writes nothing and exits 1', async () => {
   const p = project('setup-empty');
   const child = spawn(process.execPath, [BIN, 'setup'], { cwd: p.dir, env: testEnv(p, sim.url), stdio: ['pipe', 'pipe', 'pipe'] });
