@@ -164,3 +164,23 @@ test('no runtime in ctx means the gate refuses to pass unjudged work', async () 
   const step = withGoal(new Step('干活', spec, 'w'), spec, ch, { goalPath: '/nonexistent/目标.md', manifestPath: 'm', lang: 'en' });
   await assert.rejects(async () => step.gate!({ ok: true } as never, { _sessions: {}, _results: {} }), /unjudged/);
 });
+
+test('remarks the person sent during the run reach the judge with the goal', async () => {
+  const rt = new FakeRuntime([{ text: BRIEF }, { text: GOAL }, { text: 'w' }, { text: '结论:达成' }]);
+  const ch = new FakeChannel();
+  const p = paths(rt);
+  const work = withGoal(new Step('干活', spec, (ctx) => {
+    // the person types a remark while the work runs: it lands in 需求.md as 运行中补充
+    Brief.amend(p.briefPath, '顺便支持表格');
+    return `work ${String(ctx['确认需求']).length}`;
+  }), new AgentSpec({ name: 'judge' }), ch, { goalPath: p.goalPath, briefPath: p.briefPath, manifestPath: p.manifestPath, lang: 'zh' });
+  const wf = new Workflow([
+    clarifyStep(spec, ch, 'x', { briefPath: p.briefPath, lang: 'zh' }),
+    goalStep(spec, ch, { goalPath: p.goalPath, lang: 'zh' }),
+    work,
+  ]);
+  const ctx = await wf.run(rt);
+  assert.equal(ctx._failedAt, undefined);
+  const judgeCall = rt.calls.find((c) => c.stepName === '干活·判定#1')!;
+  assert.match(judgeCall.prompt, /运行中人补充的要求[\s\S]*顺便支持表格/);
+});

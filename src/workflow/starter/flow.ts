@@ -102,7 +102,7 @@ export function starterFlow(ask: string, o: StarterOptions): StarterFlow {
     let work = new Step('干活', coord, workPrompt, { resumePrompt });
     if (useGoal) {
       work = withGoal(work, judge('干活·判定', { channel: ch, canRun: o.judgeCanRun ?? false, lang }), ch, {
-        goalPath, manifestPath: path.join(runDir, 'manifest.json'), rounds: o.rounds ?? 3, lang,
+        goalPath, briefPath, manifestPath: path.join(runDir, 'manifest.json'), rounds: o.rounds ?? 3, lang,
       });
     }
     steps.push(work);

@@ -12,6 +12,7 @@ type Texts = {
   noGoal: string;
   noReply: string;
   judgePrompt: (goal: string, reply: string) => string;
+  midRunRemarks: (remarks: string) => string;
   workPrompt: (brief: string, goal: string) => string;
   wakeRemark: (remark: string) => string;
   wakeSilent: string;
@@ -32,6 +33,7 @@ const zh: Texts = {
   noBrief: '(没有确认书)',
   noGoal: '(没有目标)',
   noReply: '(这一轮没有回话)',
+  midRunRemarks: (remarks) => `## 运行中人补充的要求(也算判定标准)\n${remarks}`,
   judgePrompt: (goal, reply) => `${goal}\n\n---\n干活的一方这一轮的回话:\n${reply}\n\n---\n逐条到现场检查判定清单:看产物本身,不看源码、不信"已完成"。没有证据的一条就算没通过。用 submit_verdict 提交结论(达成 / 未达成 / 无法达成)、理由和每一条的证据。`,
   workPrompt: (brief, goal) => `${brief}\n\n---\n下面是完成的标准,做完后会有一个独立的判定者逐条检查:\n\n${goal}`,
   wakeRemark: (remark) => `人在唤醒时补充了一句:${remark}\n这句话已经写进确认书。把它纳入当前的工作,接着上次做。`,
@@ -53,6 +55,7 @@ const en: Texts = {
   noBrief: '(no brief)',
   noGoal: '(no goal)',
   noReply: '(no reply this round)',
+  midRunRemarks: (remarks) => `## What the person added during the run (these count as criteria too)\n${remarks}`,
   judgePrompt: (goal, reply) => `${goal}\n\n---\nThe worker's reply this round:\n${reply}\n\n---\nCheck the checklist item by item on the spot: judge the artifact itself, not the source, and never believe "done". An item without evidence has failed. Submit the verdict (achieved / not_yet / unreachable), the reason and the evidence for each item with submit_verdict.`,
   workPrompt: (brief, goal) => `${brief}\n\n---\nThis is what done means; an independent judge will check it item by item afterwards:\n\n${goal}`,
   wakeRemark: (remark) => `On waking, the person added: ${remark}\nIt is already in the brief. Fold it into the work and carry on from where you stopped.`,

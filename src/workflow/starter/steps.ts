@@ -8,7 +8,7 @@
  */
 import type { McpServerConfig } from '@anthropic-ai/claude-agent-sdk';
 import type { Lang } from '../../config/index.js';
-import { Brief, Goal, Verdict } from '../../docs/index.js';
+import { Brief, DEFAULT_AMEND_LABEL, Goal, Verdict } from '../../docs/index.js';
 import { event, type AgentSpec, type StepResult } from '../../runtime/index.js';
 import type { WorkflowContext } from '../context.js';
 import { Step, StepAbort } from '../step.js';
@@ -121,6 +121,8 @@ export function goalStep(spec: AgentSpec, channel: FlowChannel, o: GoalStepOptio
 
 export interface WithGoalOptions {
   goalPath: string;
+  /** 需求.md: remarks the person sent during the run (运行中补充) reach the judge with the goal */
+  briefPath?: string;
   manifestPath: string;
   /** total work rounds (0 and 1 both mean one) */
   rounds?: number;
@@ -148,7 +150,10 @@ export function withGoal(step: Step, judgeSpec: AgentSpec, channel: FlowChannel,
     const n = (Number(ctx[ROUND_KEY]) || 0) + 1;
     ctx[ROUND_KEY] = n;
     const goal = (ctx[GOAL_KEY] as Goal | undefined)?.complete() ? (ctx[GOAL_KEY] as Goal) : Goal.load(o.goalPath);
-    const goalBlock = goal?.complete() ? goal.promptBlock() : t.noGoal;
+    // the judge reads the frozen goal; what the person asked for mid-run must not pass unchecked
+    const remarks = o.briefPath ? (Brief.load(o.briefPath)?.amendments ?? []).filter((a) => a.label === DEFAULT_AMEND_LABEL) : [];
+    const goalBlock = (goal?.complete() ? goal.promptBlock() : t.noGoal)
+      + (remarks.length ? `\n\n${t.midRunRemarks(remarks.map((a) => `- (${a.time}) ${a.text.trim()}`).join('\n'))}` : '');
     const j = await rt.run(judgeSpec, t.judgePrompt(goalBlock, r.text.trim() || t.noReply), {
       stepName: `${step.name}·判定#${n}`,
       ...(ctx._onEvent ? { onEvent: ctx._onEvent } : {}),
