@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { AgentDefinition } from '@anthropic-ai/claude-agent-sdk';
 import { detectLang, type Lang } from '../../config/index.js';
 import { Brief, Goal, WAKE_AMEND_LABEL } from '../../docs/index.js';
+import { HumanChannel } from '../../human/index.js';
 import { clarifier, coordinator, judge, worker } from '../../roles/index.js';
 import type { WorkflowContext } from '../context.js';
 import { Lineage } from '../lineage.js';
@@ -23,8 +24,16 @@ export interface StarterOptions {
   workspace: string;
   /** relative to the current directory (default 'runs') */
   runDir?: string;
-  /** the human channel every step shares (its MCP server must offer submit_brief/goal/verdict) */
-  channel: FlowChannel & { readonly server: unknown };
+  /**
+   * the human channel every step shares (its MCP server must offer submit_brief/goal/verdict); by
+   * default a HumanChannel with `timeoutS` / `maxAsks`, logging to 问答记录.md and amending 需求.md —
+   * answer it through `flow.channel`
+   */
+  channel?: FlowChannel;
+  /** for the default channel: how long a question waits for an answer (default 1800 s; ≤ 0 = never waits) */
+  timeoutS?: number;
+  /** for the default channel: how many questions the agents may ask (default unlimited) */
+  maxAsks?: number | null;
   /** archive lineage, 需求.md and 目标.md first (`--new`) */
   fresh?: boolean;
   clarifyOnly?: boolean;
@@ -44,6 +53,8 @@ export interface StarterOptions {
 
 export interface StarterFlow {
   workflow: Workflow;
+  /** the channel the steps ask through (the one given, or the default) */
+  channel: FlowChannel;
   /** the folder had a complete brief: this run continues it */
   waking: boolean;
   /** the remark was appended to 需求.md (the goal is then re-derived) */
@@ -79,7 +90,10 @@ export function starterFlow(ask: string, o: StarterOptions): StarterFlow {
     }
   }
 
-  const ch = o.channel;
+  const ch: FlowChannel = o.channel ?? new HumanChannel({
+    timeoutS: o.timeoutS ?? 1800, maxAsks: o.maxAsks ?? null, lang,
+    logPath: path.join(notes, '问答记录.md'), amendPath: briefPath,
+  }).withSubmissions(['brief', 'goal', 'verdict']);
   const steps: Step[] = [];
   // when waking, the original request lives in the frozen brief; the sentence is only a remark
   const clarify = clarifyStep(clarifier('确认需求', { channel: ch, lang }), ch, waking ? (state.brief?.goal ?? remark) : remark, { briefPath, lang });
@@ -107,5 +121,5 @@ export function starterFlow(ask: string, o: StarterOptions): StarterFlow {
     }
     steps.push(work);
   }
-  return { workflow: new Workflow(steps, { name: 'starter' }), waking, amended, archived, briefPath, goalPath, notesDir: notes };
+  return { workflow: new Workflow(steps, { name: 'starter' }), channel: ch, waking, amended, archived, briefPath, goalPath, notesDir: notes };
 }
