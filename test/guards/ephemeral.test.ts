@@ -344,9 +344,9 @@ test('the verb table names every spec verb group', () => {
   assert.ok(!EPHEMERAL_VERBS.includes('rm'));
 });
 
-test('a very long command is judged quickly', () => {
+test('a very long pipeline is judged segment by segment, to the last one', () => {
+  // speed is measured in bench/, never asserted here; this checks the judgement holds at length
   const cmd = Array.from({ length: 2000 }, (_, i) => `grep -n "x${i}" f.txt`).join(' | ');
-  const t0 = performance.now();
   assert.equal(isEphemeral(cmd), true);
-  assert.ok(performance.now() - t0 < 200);
+  assert.equal(isEphemeral(`${cmd} | tee out.txt`), false);
 });

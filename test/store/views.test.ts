@@ -399,7 +399,7 @@ test('trim is off unless asked for, and every stage can be turned off', () => {
   assert.deepEqual(off.entries, load('denials'));
 });
 
-test('100k entries take well under a second', (t) => {
+test('views hold on a 100k-entry transcript (time is reported, measured in bench/views.ts, never asserted)', (t) => {
   const base = load('glances').filter((e) => typeof e.uuid === 'string');
   const es: Entry[] = [];
   let prev: string | null = null;
@@ -415,17 +415,13 @@ test('100k entries take well under a second', (t) => {
   }
   // debris for prune: an api-error retry entry every 50 entries
   for (let i = 50; i < es.length; i += 50) es[i] = { ...es[i]!, type: 'system', subtype: 'api_error', message: undefined };
-  // best of three: a neighbouring test file may be running claude processes on the same two cores
-  let ms = Infinity;
-  let r = views([]);
-  for (let round = 0; round < 3; round++) {
-    const t0 = performance.now();
-    r = views(es, { trim: { spill: () => 'p' } });
-    ms = Math.min(ms, performance.now() - t0);
-  }
+  const t0 = performance.now();
+  const r = views(es, { trim: { spill: () => 'p' } });
+  t.diagnostic(`views over ${es.length} entries: ${(performance.now() - t0).toFixed(0)} ms`);
   assert.ok(r.report.expired > 1000 && r.report.apiErrors > 1000, JSON.stringify(r.report));
-  t.diagnostic(`views over ${es.length} entries: ${ms.toFixed(0)} ms`);
-  assert.ok(ms < 1000, `${ms.toFixed(0)} ms`);
+  // the chain survives at scale: every survivor's parent is a survivor (or the root)
+  const alive = new Set(r.entries.map((e) => e.uuid).filter(Boolean));
+  assert.ok(r.entries.every((e) => e.parentUuid == null || alive.has(e.parentUuid as string)));
 });
 
 // ── trimReport ───────────────────────────────────────────────────────────────────────────────
