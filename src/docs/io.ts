@@ -10,7 +10,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FlowerError, StateCorrupt } from '../errors.js';
-import { writeFileAtomic } from '../store/files.js';
+import { stamp, writeFileAtomic } from '../store/files.js';
+
+/** `YYYYmmdd-HHMMSS`, local time: the one stamp every kept-aside or archived file name uses. */
+export { stamp };
 
 export type DocumentRead =
   | { status: 'ok'; text: string }
@@ -44,11 +47,6 @@ export function readDocument(file: string): DocumentRead {
   }
   if (text.includes('\u0000')) return { status: 'corrupt', reason: 'contains NUL bytes' };
   return { status: 'ok', text };
-}
-
-export function stamp(d: Date = new Date()): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
 }
 
 /** `HH:MM:SS` in local time — the clock format of amendment headings. */
