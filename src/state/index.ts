@@ -1,0 +1,23 @@
+export {
+  FlowerError, ConfigError, ModelError, GuardDenied, StateCorrupt, InternalError, errorText,
+} from './errors.js';
+export type { ErrorContext } from './errors.js';
+export {
+  writeFileAtomic, writeJsonAtomic, readJsonOrKeepAside, keepAside, keepCopy, parseJsonStrict,
+  withFileLock, pidAlive, stamp,
+} from './files.js';
+export type { AsideReason, JsonRead } from './files.js';
+export {
+  RunLayout, NAMES, WORKBENCH_FOLDERS, safeStepName, workbenchPaths, isolatedWorkbenchRoot,
+} from './layout.js';
+export type { RunLayoutInput, WorkbenchPaths, WorkbenchFolder } from './layout.js';
+export {
+  LINEAGE_VERSION, LINEAGE_SCHEMAS, FAILURE_KINDS, manifestRowSchema, manifestSchema,
+} from './schemas.js';
+export type { LineageRecord, StepResult, ManifestRow, FailureKind, StepFailureRecord, VerdictRecord } from './schemas.js';
+export { readVersioned, versionOf, futureVersion } from './read.js';
+export type { VersionedRead } from './read.js';
+export { FileRunRecords, archiveFolder } from './records.js';
+export type { RunRecords, StateNotice, NoticeSink, FileRecordPaths } from './records.js';
+export { acquireRunLock, runLockHolder, processStartTime, currentHolder, holderAlive } from './runlock.js';
+export type { LockHolder, RunLockHeld, RunLockResult, AcquireOptions } from './runlock.js';
