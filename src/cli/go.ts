@@ -8,6 +8,7 @@ import readline from 'node:readline';
 import { detectLang } from '../config/index.js';
 import { HumanChannel, routeLine } from '../human/index.js';
 import { requireGitRepo, Workbench } from '../guards/index.js';
+import { RunLayout } from '../state/index.js';
 import { oracle } from '../roles/index.js';
 import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { starterFlow, wakeState } from '../workflow/index.js';
@@ -61,13 +62,11 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
 
   // --isolate: every worker gets its own git worktree, so the workbench moves out of the repository
   // (<parent>/.flower-<name>) where every worktree can reach it
-  let wb: Workbench | undefined;
-  if (o.isolate) {
-    requireGitRepo(ws);
-    wb = new Workbench(ws, { root: path.join(path.dirname(ws), `.flower-${path.basename(ws)}`), lang });
-  }
-  const notesDir = wb ? wb.notes : path.join(ws, '.flower', 'notes');
-  const st = wakeState(ws, { runDir, notesDir });
+  if (o.isolate) requireGitRepo(ws);
+  // every path of this run, built once (lineage records its workbench, so `flower status` finds the notes)
+  const layout = RunLayout.of({ cwd, workspace: ws, runDir, isolate: o.isolate ?? false });
+  const wb = new Workbench(ws, { root: layout.root, lang });
+  const st = await wakeState(ws, { layout });
   if (!ask && tty && !fresh) {
     const first = await readLine(io, st.waking ? ui.t.askWake : ui.t.askWhat);
     if (first === null) throw new CliExit(EXIT.failure, '');
@@ -86,7 +85,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   }
 
   const rt = new Runtime({
-    workspace: ws, runDir, env: io.env, handoff: o.handoff, workbench: wb ?? true, trim: o.trim, detachChildren: tty,
+    layout, env: io.env, handoff: o.handoff, workbench: wb, trim: o.trim, detachChildren: tty,
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
   const unhook = rescueOnSignals(rt);
@@ -97,6 +96,8 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   const recent: string[] = [];
   const onEvent = (e: FlowerEvent) => {
     if (e.kind === 'system' && e.payload.lineage === 'corrupt') ui.line(ui.t.lineageCorrupt(String(e.payload.keptAt)));
+    // a file flower did not write was set aside, not overwritten: the person must hear where it went
+    else if (e.kind === 'system' && (e.payload.lineage === 'foreign' || e.payload.keptAside)) ui.line(`! ${e.text}`);
     if (e.kind !== 'thinking' && e.kind !== 'prompt' && e.text.trim()) {
       recent.push(`[${e.kind}${e.tool ? ` ${e.tool}` : ''}${e.subagent ? ' (worker)' : ''}] ${e.text.replace(/\s+/g, ' ').slice(0, 200)}`);
       if (recent.length > 60) recent.shift();
@@ -109,7 +110,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   const askAside = async (question: string): Promise<void> => {
     let aside: Runtime | undefined;
     try {
-      aside = new Runtime({ workspace: ws, runDir: path.join(runDir, 'aside'), env: io.env, resilience: false, handoff: false, detachChildren: tty, lang });
+      aside = new Runtime({ layout: layout.aside(), env: io.env, resilience: false, handoff: false, detachChildren: tty, lang });
       const r = await aside.run(oracle({ lang }), ui.t.asidePrompt(question, recent.join('\n')), { stepName: '旁路问答' });
       ui.line(ui.t.asideHead(question), ...(r.ok ? r.text : r.error ?? '').split('\n').filter((l) => l.trim()).map((l) => `#   ${l}`), `#   $${money(r.cost_usd)}`);
     } catch (e) {
@@ -122,20 +123,20 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     onEvent,
     maxAsks: o.asks < 0 ? null : o.asks,
     timeoutS,
-    logPath: path.join(notesDir, '问答记录.md'),
-    amendPath: path.join(notesDir, '需求.md'),
+    logPath: layout.qa,
+    amendPath: layout.brief,
     lang,
   }).withSubmissions(['brief', 'goal', 'verdict']);
   try {
-    const flow = starterFlow(ask, {
+    const flow = await starterFlow(ask, {
       workspace: ws, runDir, channel, fresh, clarifyOnly: o.clarifyOnly, goal: o.goal, rounds: o.rounds, judgeCanRun: o.judgeCanRun, lang,
-      notesDir, isolate: o.isolate ?? false,
+      layout, records: rt.records, isolate: o.isolate ?? false,
     });
     if (flow.archived) ui.line(ui.t.archived(flow.archived));
     if (flow.waking) {
       const sid = st.steps['干活'];
-      const ctx = sid ? rt.contextOf(sid) : 0;
-      ui.line(ui.t.wakeBanner(tilde(ws), wakeState(ws, { runDir, notesDir }).checks, ctx > 0 ? tokens(ctx) : '', st.woke + 1));
+      const ctx = sid ? await rt.contextOf(sid) : 0;
+      ui.line(ui.t.wakeBanner(tilde(ws), (await wakeState(ws, { layout, records: rt.records })).checks, ctx > 0 ? tokens(ctx) : '', st.woke + 1));
     }
     // Ctrl+C on a terminal: the first press opens a line for a remark (the agent keeps working while
     // you type); Enter interrupts at the next message boundary and the same session continues with

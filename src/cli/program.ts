@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FlowerError } from '../errors.js';
+import { NAMES as N } from '../state/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 // commands are loaded when chosen: `flower --help` and `flower once` need not load the flow's modules
 import type { GoOptions } from './go.js';
@@ -49,7 +50,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .description('A long-horizon agent framework on the Claude Agent SDK.')
     .version(VERSION, '-V, --version')
     .option('-w, --workspace <dir>', "the agents' working directory (created if missing)", '.')
-    .option('-r, --run-dir <dir>', 'sessions.db, manifest.json, lineage.json — relative to the current directory, not the workspace', 'runs')
+    .option('-r, --run-dir <dir>', `${N.sessionsDb}, ${N.manifest}, ${N.lineage} — relative to the current directory, not the workspace`, N.runDir)
     .option('-v, --verbose', 'show tool calls, subagent activity and the effective configuration', false)
     .option('--json', 'print the run as NDJSON events on stdout (one JSON object per line) instead of the terminal view', false)
     .showHelpAfterError('(run with --help for usage)')
@@ -66,19 +67,19 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
 
   program
     .command('go', { isDefault: true })
-    .description('the default flow: clarify the request (需求.md), set a goal (目标.md), work, and let a fresh judge decide — `flower "…"` is `flower go "…"`; run it again in the same folder to continue')
+    .description(`the default flow: clarify the request (${N.brief}), set a goal (${N.goal}), work, and let a fresh judge decide — \`flower "…"\` is \`flower go "…"\`; run it again in the same folder to continue`)
     .argument('[ask...]', 'what to do (one sentence); on a folder already in progress, a remark to add')
     .option('--asks <n>', 'how many questions the agents may ask you (negative = unlimited)', integer, -1)
     .option('--rounds <n>', 'total work rounds, each judged (reset on every wake)', integer, 3)
     .option('--no-goal', 'no goal step and no judge')
     .option('--judge-can-run', 'let the judge run commands (stronger verdicts; it can touch the workspace)', false)
     .option('--timeout <sec>', 'how long to wait for your answer (≤ 0 = fully automatic; default 1800 on a terminal, 0 otherwise)', seconds)
-    .option('--new', 'archive lineage.json, 需求.md and 目标.md into .flower/notes/archive/<ts>/ and start something else', false)
-    .option('--clarify-only', 'only pin the requirement down (需求.md)', false)
+    .option('--new', `archive ${N.lineage}, ${N.brief} and ${N.goal} into ${N.workbenchDir}/${N.notes}/${N.archive}/<ts>/ and start something else`, false)
+    .option('--clarify-only', `only pin the requirement down (${N.brief})`, false)
     .option('--no-trim', 'keep old large tool results in the resumed context')
     .option('--window <n>', 'the model\'s context window in tokens (handoff threshold follows)', integer)
     .option('--no-handoff', "use the SDK's own compaction instead of handoff")
-    .option('--isolate', 'each worker in its own git worktree (the workspace must be a git repository; the workbench moves to <parent>/.flower-<name>)', false)
+    .option('--isolate', `each worker in its own git worktree (the workspace must be a git repository; the workbench moves to <parent>/${N.workbenchDir}-<name>)`, false)
     .exitOverride()
     .action((ask: string[], o: GoOptions) => settle(import('./go.js').then((m) => m.go(ask, o, globals(), io))));
 
@@ -111,7 +112,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .command('run')
     .description('run your own Workflow: FILE is an ES module exporting a Workflow (or a function returning one)')
     .argument('<target>', 'FILE[:EXPORT] (EXPORT defaults to default, then workflow)')
-    .option('--new', 'archive lineage.json, 需求.md and 目标.md into .flower/notes/archive/<ts>/ and start fresh', false)
+    .option('--new', `archive ${N.lineage}, ${N.brief} and ${N.goal} into ${N.workbenchDir}/${N.notes}/${N.archive}/<ts>/ and start fresh`, false)
     .exitOverride()
     .action((target: string, o: { new: boolean }) => settle(import('./run.js').then((m) => m.run(target, o, globals(), io))));
 

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { detectLang } from '../config/index.js';
 import { errorText } from '../errors.js';
 import { Runtime } from '../runtime/index.js';
+import { RunLayout } from '../state/index.js';
 import { Lineage, type Workflow } from '../workflow/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './program.js';
@@ -59,20 +60,19 @@ export async function run(target: string, o: { new?: boolean }, g: GlobalOptions
   const wf = await loadWorkflow(target, cwd);
   const lang = detectLang(io.env);
   const ui = g.json ? new JsonRenderer(io.stdout, lang) : new Renderer(io.stdout, lang, { verbose: g.verbose });
-  const rt = new Runtime({ workspace: path.resolve(cwd, g.workspace), runDir: path.resolve(cwd, g.runDir), env: io.env });
+  const layout = RunLayout.of({ cwd, workspace: g.workspace, runDir: g.runDir });
+  const rt = new Runtime({ layout, env: io.env });
   const unhook = rescueOnSignals(rt);
   if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
   try {
     if (o.new) {
-      const dir = Lineage.open(rt.runDir, rt.workspace).archive(path.join(rt.workspace, '.flower', 'notes', 'archive'), [
-        path.join(rt.workspace, '.flower', 'notes', '需求.md'),
-        path.join(rt.workspace, '.flower', 'notes', '目标.md'),
-      ]);
+      const dir = await (await Lineage.open(rt.records, rt.workspace)).archive(layout.archive, [layout.brief, layout.goal]);
       if (dir) ui.line(`. archived -> ${dir}`);
     }
     const ctx = await wf.run(rt, {
       onEvent: (e) => {
         if (e.kind === 'system' && e.payload.lineage === 'corrupt') ui.line(ui.t.lineageCorrupt(String(e.payload.keptAt)));
+        else if (e.kind === 'system' && (e.payload.lineage === 'foreign' || e.payload.keptAside)) ui.line(`! ${e.text}`);
         ui.event(e);
       },
       onStep: (_name, r) => ui.result(r),

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { detectLang } from '../config/index.js';
 import { Manifest, type ManifestRow } from '../runtime/index.js';
+import { RunLayout } from '../state/index.js';
 import { SqliteSessionStore, projectKeyFor } from '../store/index.js';
 import { wakeState } from '../workflow/index.js';
 import { tilde } from './go.js';
@@ -26,15 +27,16 @@ export interface StatusReport {
   handoffs: string[];
 }
 
-function contexts(runDir: string, workspace: string, sids: string[]): Map<string, number> {
+async function contexts(layout: RunLayout, sids: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  const db = path.join(runDir, 'sessions.db');
+  const db = layout.sessionsDb;
+  const workspace = layout.workspace;
   if (!fs.existsSync(db) || sids.length === 0) return out;
   let store: SqliteSessionStore | undefined;
   try {
     store = new SqliteSessionStore(db);
     const key = projectKeyFor(workspace);
-    for (const sid of sids) out.set(sid, store.lastContext(sid, { projectKey: key }));
+    for (const sid of sids) out.set(sid, await store.lastContext(sid, { projectKey: key }));
   } catch {
     // a damaged or locked db: status still shows what the files say
   } finally {
@@ -43,18 +45,23 @@ function contexts(runDir: string, workspace: string, sids: string[]): Map<string
   return out;
 }
 
-export function statusOf(workspace: string, runDir: string): StatusReport {
-  const st = wakeState(workspace, { runDir });
-  const notes = path.join(workspace, '.flower', 'notes');
-  const rows = Manifest.read(runDir);
-  const ctx = contexts(runDir, workspace, Object.values(st.steps));
+/**
+ * What the folder remembers. The notes are read where the run kept them: lineage records the workbench
+ * (an --isolate run moves it to `<parent>/.flower-<name>`), so status needs no --isolate flag.
+ */
+export async function statusOf(workspace: string, runDir: string): Promise<StatusReport> {
+  const st = await wakeState(workspace, { runDir, keep: false });
+  const layout = st.layout;
+  const notes = layout.notes;
+  const rows = await Manifest.read(layout.runDir);
+  const ctx = await contexts(layout, Object.values(st.steps));
   const byRun = new Map<string, ManifestRow[]>();
   for (const r of rows) byRun.set(r.run, [...(byRun.get(r.run) ?? []), r]);
-  const handoffs = fs.existsSync(notes) ? fs.readdirSync(notes).filter((f) => f.startsWith('交接-')).sort() : [];
+  const handoffs = fs.existsSync(notes) ? fs.readdirSync(notes).filter((f) => RunLayout.isHandoffName(f)).sort() : [];
   return {
     workspace, runDir,
     brief: { confirmed: st.waking, path: st.brief?.path ?? null, missing: st.brief ? st.brief.missing() : [] },
-    goal: { checks: st.checks, unverifiable: st.goal?.unverifiable.length ?? 0, path: st.goal ? path.join(notes, '目标.md') : null },
+    goal: { checks: st.checks, unverifiable: st.goal?.unverifiable.length ?? 0, path: st.goal ? layout.goal : null },
     woke: st.woke,
     steps: Object.entries(st.steps).map(([step, session]) => ({ step, session, context: ctx.get(session) ?? 0 })),
     runs: [...byRun.entries()].map(([run, rs]) => ({
@@ -68,7 +75,7 @@ export function statusOf(workspace: string, runDir: string): StatusReport {
 
 export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
-  const s = statusOf(path.resolve(cwd, g.workspace), path.resolve(cwd, g.runDir));
+  const s = await statusOf(path.resolve(cwd, g.workspace), path.resolve(cwd, g.runDir));
   if (o.json) {
     io.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
     return EXIT.ok;
@@ -97,7 +104,7 @@ export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO)
 
 export async function log(o: { limit: number; json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
-  const rows = Manifest.read(path.resolve(cwd, g.runDir)).slice(-Math.max(1, o.limit));
+  const rows = (await Manifest.read(path.resolve(cwd, g.runDir))).slice(-Math.max(1, o.limit));
   if (o.json) {
     for (const r of rows) io.stdout.write(`${JSON.stringify(r)}\n`);
     return EXIT.ok;

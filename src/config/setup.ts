@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../store/files.js';
+import { writeFileAtomic } from '../state/index.js';
 import { configHome, maskSecret, parseDotenv, type EnvMap } from './dotenv.js';
 
 export interface SetupAnswers {

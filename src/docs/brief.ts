@@ -90,6 +90,25 @@ function remark(text: string): string {
 
 const sameText = (a: string, b: string) => remark(a) === remark(b);
 
+/** The first line of an amend file that did not exist yet (a remark arrived before the brief froze). */
+export const AMEND_FILE_HEADER = '# 运行中的补充';
+
+/**
+ * Null when `text` is a 需求.md flower may replace: a complete brief, or what the mailbox writes
+ * before the freeze (the amend header and remarks only). Anything else — a person's own notes, an
+ * incomplete brief — is not flower's to overwrite: the reason says why (it is then kept aside).
+ */
+export function briefForeign(text: string): string | null {
+  const lines = normalizeNewlines(text ?? '').split('\n');
+  const outside = outsideFences(lines);
+  const at = lines.findIndex((l, i) => outside[i] && amendmentHeading(l) !== null);
+  const frozen = (at < 0 ? lines : lines.slice(0, at)).join('\n').trim();
+  if (frozen === '' || frozen === AMEND_FILE_HEADER) return null;
+  const b = Brief.parse(text);
+  if (b.complete()) return null;
+  return `is not a complete brief (missing: ${b.missing().join(', ')}) — a file flower did not write`;
+}
+
 export class Brief {
   goal: string;
   acceptance: string;
@@ -176,6 +195,8 @@ export class Brief {
    * `keepAmendments` is false.
    */
   write(file: string, opts: { keepAmendments?: boolean; now?: Date } = {}): Written {
+    // a person's own 需求.md (or an incomplete one) is moved aside first, never overwritten; its
+    // remarks (amendment blocks) still carry over
     const w = replaceDocument(file, (previous) => {
       if (previous !== null && opts.keepAmendments !== false) {
         const older = Brief.parse(previous).amendments;
@@ -183,7 +204,7 @@ export class Brief {
         this.amendments = [...older, ...mine];
       }
       return this.toMarkdown();
-    }, opts.now);
+    }, opts.now, { foreign: briefForeign });
     this.path = w.path;
     return w;
   }

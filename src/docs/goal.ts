@@ -39,6 +39,12 @@ export interface GoalFields {
   checks: string[];
 }
 
+/** Null when `text` is a 目标.md flower may replace (a complete goal); else why it is not flower's. */
+export function goalForeign(text: string): string | null {
+  const g = Goal.parse(text);
+  return g.complete() ? null : `is not a complete goal (missing: ${g.missing().join(', ')}) — a file flower did not write`;
+}
+
 export class Goal {
   statement: string;
   checks: string[];
@@ -100,7 +106,8 @@ export class Goal {
   }
 
   write(file: string, opts: { now?: Date } = {}): Written {
-    const w = replaceDocument(file, () => this.toMarkdown(), opts.now);
+    // a 目标.md flower did not write (not a complete goal) is moved aside first, never overwritten
+    const w = replaceDocument(file, () => this.toMarkdown(), opts.now, { foreign: goalForeign });
     this.path = w.path;
     return w;
   }

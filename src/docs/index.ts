@@ -5,14 +5,14 @@ export {
 export type { AliasSpec, Alias, HeadingTable, HeadingForm, HeadingMatch, Section, Split } from './sections.js';
 
 export { readDocument, writeAtomic, replaceDocument, stamp, clock } from './io.js';
-export type { DocumentRead, Written } from './io.js';
+export type { DocumentRead, Written, ReplaceOptions } from './io.js';
 
 export {
-  Brief, BRIEF_SECTIONS, BRIEF_NAMES, BRIEF_HEADINGS, DEFAULT_AMEND_LABEL, WAKE_AMEND_LABEL,
+  Brief, BRIEF_SECTIONS, BRIEF_NAMES, BRIEF_HEADINGS, DEFAULT_AMEND_LABEL, WAKE_AMEND_LABEL, AMEND_FILE_HEADER, briefForeign,
 } from './brief.js';
 export type { BriefSection, BriefFields, Amendment } from './brief.js';
 
-export { Goal, GOAL_NAMES, GOAL_HEADINGS, UNVERIFIABLE, unverifiableReason, markUnverifiable } from './goal.js';
+export { Goal, GOAL_NAMES, GOAL_HEADINGS, UNVERIFIABLE, unverifiableReason, markUnverifiable, goalForeign } from './goal.js';
 export type { GoalSection, GoalFields } from './goal.js';
 
 export {

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FlowerError, StateCorrupt } from '../errors.js';
-import { stamp, writeFileAtomic } from '../store/files.js';
+import { keepAside, keepCopy as keepCopyAside, stamp, writeFileAtomic } from '../state/index.js';
 
 /** `YYYYmmdd-HHMMSS`, local time: the one stamp every kept-aside or archived file name uses. */
 export { stamp };
@@ -26,6 +26,19 @@ export interface Written {
   path: string;
   /** Where a damaged previous version was kept, or null when there was none. */
   backup: string | null;
+  /** Where a previous file flower did not write (a person's own, or incomplete) was moved, or null. */
+  kept: string | null;
+  /** why it was kept aside */
+  keptReason?: string;
+}
+
+export interface ReplaceOptions {
+  /**
+   * Decide whether the readable previous text is one flower may replace: return a reason when it is
+   * NOT (a person's own notes, an incomplete document), and it is moved aside to `<file>.kept-<stamp>`
+   * before the new one is written — never destroyed.
+   */
+  foreign?: (previous: string) => string | null;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -65,12 +78,7 @@ export function writeAtomic(file: string, text: string): void {
   }
 }
 
-function keepCopy(file: string, now: Date): string {
-  let target = `${file}.corrupt-${stamp(now)}`;
-  for (let i = 2; fs.existsSync(target); i++) target = `${file}.corrupt-${stamp(now)}-${i}`;
-  fs.copyFileSync(file, target, fs.constants.COPYFILE_EXCL);
-  return target;
-}
+const keepCopy = (file: string, now: Date): string => keepCopyAside(file, 'corrupt', now);
 
 export function unreadableError(file: string, error: string): StateCorrupt {
   return new StateCorrupt('DOC_UNREADABLE',
@@ -87,11 +95,27 @@ export function replaceDocument(
   file: string,
   render: (previous: string | null) => string,
   now: Date = new Date(),
+  o: ReplaceOptions = {},
 ): Written {
   const abs = path.resolve(file);
   const prev = readDocument(abs);
   if (prev.status === 'unreadable') throw unreadableError(abs, prev.error);
   let backup: string | null = null;
+  let kept: string | null = null;
+  let keptReason: string | undefined;
+  if (prev.status === 'ok' && o.foreign) {
+    const why = o.foreign(prev.text);
+    if (why !== null) {
+      try {
+        kept = keepAside(abs, 'kept', now);
+        keptReason = why;
+      } catch (e) {
+        throw new StateCorrupt('DOC_FOREIGN',
+          `${abs} ${why} and could not be moved aside (${(e as Error).message}); not overwriting it. ` +
+          'Move it away by hand, then run again.', { path: abs, cause: e });
+      }
+    }
+  }
   if (prev.status === 'corrupt') {
     try {
       backup = keepCopy(abs, now);
@@ -102,5 +126,5 @@ export function replaceDocument(
     }
   }
   writeAtomic(abs, render(prev.status === 'ok' ? prev.text : null));
-  return { path: abs, backup };
+  return { path: abs, backup, kept, ...(keptReason !== undefined ? { keptReason } : {}) };
 }

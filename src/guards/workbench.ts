@@ -14,7 +14,7 @@ import path from 'node:path';
 import { detectLang, type Lang } from '../config/lang.js';
 import { ConfigError, errorText } from '../errors.js';
 import { isWithin } from './common.js';
-import { writeFileAtomic as writeAtomic } from '../store/files.js';
+import { NAMES, WORKBENCH_FOLDERS, workbenchPaths, writeFileAtomic as writeAtomic, type WorkbenchFolder } from '../state/index.js';
 
 /** Atomic write (temp + rename), shared with every other file flower writes. */
 export { writeAtomic };
@@ -29,9 +29,8 @@ export interface WorkbenchOptions {
   lang?: Lang;
 }
 
-/** The index folders, in the order the index lists them. spill/ is not listed: its pointers say where. */
-export const WORKBENCH_FOLDERS = ['scripts', 'artifacts', 'notes'] as const;
-export type WorkbenchFolder = (typeof WORKBENCH_FOLDERS)[number];
+/** The index folders, in the order the index lists them (names owned by the state layer). spill/ is not listed: its pointers say where. */
+export { WORKBENCH_FOLDERS, type WorkbenchFolder };
 
 /** A reply longer than this belongs in artifacts/ (the second rule). */
 export const ARTIFACT_CHARS = 2000;
@@ -111,19 +110,20 @@ export class Workbench {
   readonly lang: Lang;
 
   constructor(workspace: string, o: WorkbenchOptions = {}) {
-    const dirname = o.dirname ?? '.flower';
+    const dirname = o.dirname ?? NAMES.workbenchDir;
     if (!dirname || dirname.includes('/') || dirname.includes('\\') || dirname === '.' || dirname === '..') {
       throw new ConfigError('bad-workbench', `workbench dirname must be one folder name, got ${JSON.stringify(dirname)}.`);
     }
     const max = o.maxIndexEntries ?? 40;
     if (!Number.isInteger(max) || max < 1) throw new ConfigError('bad-workbench', `maxIndexEntries must be a positive integer, got ${String(max)}.`);
     this.workspace = path.resolve(workspace);
-    this.root = path.resolve(o.root ?? path.join(this.workspace, dirname));
-    this.scripts = path.join(this.root, 'scripts');
-    this.artifacts = path.join(this.root, 'artifacts');
-    this.notes = path.join(this.root, 'notes');
-    this.spill = path.join(this.root, 'spill');
-    this.index = path.join(this.root, 'INDEX.md');
+    const p = workbenchPaths(o.root ?? path.join(this.workspace, dirname));
+    this.root = p.root;
+    this.scripts = p.scripts;
+    this.artifacts = p.artifacts;
+    this.notes = p.notes;
+    this.spill = p.spill;
+    this.index = p.index;
     this.maxIndexEntries = max;
     this.lang = o.lang ?? detectLang();
   }

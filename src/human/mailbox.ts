@@ -3,12 +3,12 @@
  * the coordinator). A remark is queued for the `inbox` tool AND appended to the brief, so it outlives
  * this process and every later step (and a wake) sees it even if no agent ever calls inbox.
  */
-import { Brief, DEFAULT_AMEND_LABEL, readDocument, writeAtomic } from '../docs/index.js';
+import { AMEND_FILE_HEADER, Brief, DEFAULT_AMEND_LABEL, readDocument, writeAtomic } from '../docs/index.js';
 import { errorText } from '../errors.js';
 import type { Mail } from './types.js';
 
 /** Header of an amend file that did not exist yet (the brief is written around it when it freezes). */
-export const AMEND_HEADER = '# 运行中的补充';
+export const AMEND_HEADER = AMEND_FILE_HEADER;
 
 /**
  * Append a remark to the brief under `## 运行中补充(HH:MM:SS)`. True when the text is in the file

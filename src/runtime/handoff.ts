@@ -14,7 +14,7 @@ import { createSdkMcpServer, tool, type McpSdkServerConfigWithInstance } from '@
 import type { Lang } from '../config/index.js';
 import { Handoff, handoffFromSubmission, submitHandoffSchema, submitHandoffShape, type HandoffSubmission } from '../docs/index.js';
 import { errorText } from '../errors.js';
-import { stamp } from '../store/files.js';
+import { RunLayout, safeStepName, stamp } from '../state/index.js';
 import type { AttemptOutcome, InterruptCause } from './attempt.js';
 import type { EventKind } from './events.js';
 import type { StepResult } from './manifest.js';
@@ -115,31 +115,30 @@ export function handoffFrom(step: string, submitted: HandoffSubmission | null, t
   return Handoff.parse(text, { step });
 }
 
-/** A step name as a file name: no `/\:*?"<>|`, trimmed, 'step' when nothing is left. */
-export function safeStepName(step: string): string {
-  // control characters too: they are legal on Linux but break every terminal that lists the folder
-  const s = (step ?? '').replace(/[/\\:*?"<>|\u0000-\u001f]/g, '').trim();
-  return s || 'step';
-}
+/** A step name as a file name (defined by the state layer, which owns every file name). */
+export { safeStepName };
 
-/** `notesDir` defaults to `<workspace>/.flower/notes`; with an external workbench (--isolate) it is that one's notes/. */
-export function handoffFile(workspace: string, step: string, notesDir = path.join(workspace, '.flower', 'notes')): string {
-  return path.join(notesDir, `交接-${safeStepName(step)}.md`);
+const layoutOf = (where: RunLayout | string): RunLayout => (typeof where === 'string' ? RunLayout.of({ workspace: where }) : where);
+
+/** `notes/交接-<safe step>.md` of a layout (a workspace path = its default layout; with --isolate, the external workbench's notes/). */
+export function handoffFile(where: RunLayout | string, step: string): string {
+  return layoutOf(where).handoff(step);
 }
 
 /**
- * Write `.flower/notes/交接-<safe step>.md`; an existing one first moves to
- * `.flower/notes/archive/交接/<safe>-<YYYYmmdd-HHMMSS>.md` (a suffix when that name is taken), so every
+ * Write `notes/交接-<safe step>.md`; an existing one first moves to
+ * `notes/archive/交接/<safe>-<YYYYmmdd-HHMMSS>.md` (a suffix when that name is taken), so every
  * generation's handoff survives for the person reading the run afterwards.
  */
 export function writeHandoffRecord(
-  workspace: string, h: Handoff, now: Date = new Date(), notesDir = path.join(workspace, '.flower', 'notes'),
+  where: RunLayout | string, h: Handoff, now: Date = new Date(),
 ): { path: string; archived: string | null } {
-  const file = handoffFile(workspace, h.step, notesDir);
+  const layout = layoutOf(where);
+  const file = layout.handoff(h.step);
   const safe = safeStepName(h.step);
   let archived: string | null = null;
   if (fs.existsSync(file)) {
-    const dir = path.join(notesDir, 'archive', '交接');
+    const dir = layout.handoffArchive;
     fs.mkdirSync(dir, { recursive: true });
     let target = path.join(dir, `${safe}-${stamp(now)}.md`);
     for (let i = 2; fs.existsSync(target); i++) target = path.join(dir, `${safe}-${stamp(now)}-${i}.md`);
@@ -178,8 +177,8 @@ export type Emit = (kind: EventKind, text: string, payload: Record<string, unkno
 /** What Generations needs from the Runtime. */
 export interface GenerationHost {
   readonly workspace: string;
-  /** where 交接-<step>.md goes (the workbench's notes/) */
-  readonly notesDir?: string;
+  /** where 交接-<step>.md goes (its notes/: the workbench's); default: the workspace's default layout */
+  readonly layout?: RunLayout;
   readonly lang: Lang;
   /** the resolved env: calibration is keyed by its ANTHROPIC_BASE_URL and model */
   readonly env: Readonly<Record<string, string>>;
@@ -187,7 +186,7 @@ export interface GenerationHost {
   readonly policy: HandoffPolicy;
   /** one attempt resuming `resume`, its cost already net of the session's earlier cost */
   attempt(spec: AgentSpec, prompt: string, resume: string): Promise<AttemptOutcome>;
-  contextOf(sessionId: string): number;
+  contextOf(sessionId: string): Promise<number>;
   warn(message: string): void;
 }
 
@@ -254,7 +253,7 @@ export class Generations {
   async handOff(route: HandoffRoute, o: AttemptOutcome): Promise<Handoff | null> {
     const { result, step, task } = this.s;
     const outgoing = result.session_id!;
-    const context = o.context || result.context || this.host.contextOf(outgoing);
+    const context = o.context || result.context || await this.host.contextOf(outgoing);
     let h: Handoff;
     let why = '';
     if (route === 'overflow') {
@@ -276,7 +275,7 @@ export class Generations {
     }
     let file: string | null = null;
     try {
-      file = writeHandoffRecord(this.host.workspace, h, new Date(), this.host.notesDir).path;
+      file = writeHandoffRecord(this.host.layout ?? this.host.workspace, h, new Date()).path;
     } catch (e) {
       // the successor still gets the document through its prompt
       this.host.warn(`could not write the handoff of step "${step}": ${errorText(e)}`);

@@ -1,41 +1,16 @@
 /**
- * StepResult and the manifest (`<runDir>/manifest.json`): an array of rows, one per step attempt
- * sequence, each with every StepResult field plus `duration_s` and `run`.
+ * StepResult and the manifest: rows, one per step attempt sequence, each with every StepResult field
+ * plus `duration_s` and `run` (format: src/state/schemas.ts, docs/continuity.md).
  *
- * Invariant (seed): several flower processes may share one run dir. Every write re-reads the file
- * under a lock, keeps other runs' rows untouched, replaces this run's rows with the current ones, and
- * renames a temp file into place — so a kill -9 mid-write leaves the previous complete file.
+ * Invariant (seed): several flower processes may share one run dir. Every write goes through
+ * `RunRecords.upsertRows`, which keeps other runs' rows untouched and replaces this run's rows with the
+ * current ones atomically — so a kill -9 mid-write leaves the previous complete file. The files backend
+ * does its I/O before the returned promise is first awaited, so a signal handler's `record` lands too.
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { readJsonOrKeepAside, stamp, withFileLock, writeJsonAtomic } from '../store/files.js';
+import { FileRunRecords, RunLayout, stamp, type ManifestRow, type RunRecords, type StepResult } from '../state/index.js';
 
-export interface StepResult {
-  step: string;
-  session_id: string | null;
-  ok: boolean;
-  cost_usd: number;
-  num_turns: number;
-  /** main-thread prose only; synthetic API errors go to `errors` */
-  text: string;
-  error: string | null;
-  started_at: string;
-  ended_at: string | null;
-  /** failed attempts + 1; handoffs and human interrupts do not count */
-  attempts: number;
-  errors: string[];
-  resumed: boolean;
-  /** sessions retired by handoff, oldest first */
-  retired: string[];
-  /** last main-thread context size in tokens */
-  context: number;
-}
-
-export interface ManifestRow extends StepResult {
-  duration_s: number;
-  run: string;
-}
+export type { StepResult, ManifestRow };
 
 export function newRunId(d = new Date()): string {
   return `${stamp(d)}-${crypto.randomBytes(3).toString('hex')}`;
@@ -51,19 +26,22 @@ export function toRow(r: StepResult, run: string): ManifestRow {
   return { ...r, duration_s: durationS(r), run };
 }
 
-const isRowArray = (v: unknown): v is ManifestRow[] =>
-  Array.isArray(v) && v.every((r) => typeof r === 'object' && r !== null && typeof (r as { step?: unknown }).step === 'string');
-
 export type ManifestWarning = (message: string) => void;
 
+const recordsFor = (where: RunRecords | string): RunRecords =>
+  typeof where === 'string' ? new FileRunRecords(RunLayout.of({ runDir: where })) : where;
+
 export class Manifest {
+  /** where the rows live (the manifest file for the files backend) */
   readonly path: string;
   readonly run: string;
   private rows: ManifestRow[] = [];
   private readonly warn: ManifestWarning;
+  private readonly records: RunRecords;
 
-  constructor(runDir: string, run: string, warn: ManifestWarning = () => {}) {
-    this.path = path.join(runDir, 'manifest.json');
+  constructor(where: RunRecords | string, run: string, warn: ManifestWarning = () => {}) {
+    this.records = recordsFor(where);
+    this.path = this.records instanceof FileRunRecords ? this.records.paths.manifest : this.records.where;
     this.run = run;
     this.warn = warn;
   }
@@ -73,34 +51,29 @@ export class Manifest {
     return this.rows;
   }
 
-  /** Add or replace (same index) a row of this run, then merge it into the file. */
-  record(r: StepResult, index?: number): number {
+  /** Add or replace (same index) a row of this run, then merge it into the records. A failing write rejects. */
+  async record(r: StepResult, index?: number): Promise<number> {
     const row = toRow(r, this.run);
     const i = index ?? this.rows.length;
     this.rows[i] = row;
-    this.flush();
+    await this.flush();
     return i;
   }
 
-  /** Re-read, keep others' rows, replace ours, write atomically — under the file lock. */
-  flush(): void {
-    withFileLock(this.path, () => {
-      const read = readJsonOrKeepAside(this.path, isRowArray);
-      if (read.state === 'corrupt') {
-        this.warn(`manifest ${this.path} ${read.reason}; kept it as ${read.keptAt} and started a new one`);
-      }
-      const others = read.state === 'ok' ? read.value.filter((r) => r.run !== this.run) : [];
-      writeJsonAtomic(this.path, [...others, ...this.rows.filter(Boolean)]);
+  /** The index the next `record` without one will take (so a caller can hold it before awaiting). */
+  nextIndex(): number {
+    return this.rows.length;
+  }
+
+  /** Keep others' rows, replace ours. */
+  flush(): Promise<void> {
+    return this.records.upsertRows(this.run, this.rows.filter(Boolean), {
+      onNotice: (n) => this.warn(`manifest ${n.path}: ${n.reason}; kept it as ${n.keptAt} and started a new one`),
     });
   }
 
-  static read(runDir: string): ManifestRow[] {
-    const file = path.join(runDir, 'manifest.json');
-    try {
-      const v: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-      return isRowArray(v) ? v : [];
-    } catch {
-      return [];
-    }
+  /** Every row in a run dir (or records), oldest first; a damaged manifest reads as none. */
+  static read(where: RunRecords | string): Promise<ManifestRow[]> {
+    return recordsFor(where).readRows();
   }
 }

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Options, SessionStore, SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
 import type { AgentSpec, Hooks } from './spec.js';
-import { pidAlive } from '../store/files.js';
+import { pidAlive } from '../state/index.js';
 
 let configDir: string | undefined;
 

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionStore } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError, errorText } from '../errors.js';
+import { FileRunRecords, RunLayout, type RunRecords } from '../state/index.js';
 import { requireCredentials, resolveEnv, type EnvMap, type ResolvedEnv } from '../config/index.js';
 import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../store/index.js';
 import { guardHooks, Workbench } from '../guards/index.js';
@@ -30,8 +31,9 @@ import { handoffPolicy, modelMismatch, thresholds, type HandoffPolicy } from './
 
 /** The store surface the runtime needs beyond the SDK's SessionStore. */
 export interface FlowerStore extends SessionStore {
-  hasSession(sessionId: string, projectKey?: string): boolean;
-  lastContext(sessionId: string, opts?: { projectKey?: string }): number;
+  /** async so a database-backed store (PostgreSQL) can implement it */
+  hasSession(sessionId: string, projectKey?: string): Promise<boolean>;
+  lastContext(sessionId: string, opts?: { projectKey?: string }): Promise<number>;
   close(): void;
 }
 
@@ -40,6 +42,10 @@ export interface RuntimeOptions {
   workspace?: string;
   /** sessions.db, manifest.json, lineage.json — relative to the CURRENT directory, not the workspace (default 'runs') */
   runDir?: string;
+  /** every path, built once by the caller (wins over workspace / runDir / a workbench's root) */
+  layout?: RunLayout;
+  /** where lineage and manifest rows live (default: the files in the run dir) */
+  records?: RunRecords;
   /** environment to resolve credentials from (default process.env) */
   env?: EnvMap;
   /**
@@ -90,7 +96,7 @@ export interface RunOptions {
   /** with `resume`: cut the history after this assistant message uuid */
   resumeAt?: string;
   onEvent?: EventSink;
-  onSession?: (sessionId: string) => void;
+  onSession?: (sessionId: string) => void | Promise<void>;
   /** extra hooks for this call (guards are added by roles) */
   hooks?: Hooks;
 }
@@ -103,13 +109,17 @@ const posNum = (v: string | undefined): number | undefined => {
 export class Runtime {
   readonly workspace: string;
   readonly runDir: string;
+  /** every path this Runtime uses (see src/state/layout.ts) */
+  readonly layout: RunLayout;
+  /** lineage, manifest rows, the run lock */
+  readonly records: RunRecords;
   readonly runId: string;
   readonly projectKey: string;
   readonly manifest: Manifest;
   readonly store: FlowerStore;
   readonly workbench: Workbench | undefined;
   /** set by a Workflow around a step's own agent call (never around a gate's) */
-  onSession: ((sessionId: string) => void) | undefined;
+  onSession: ((sessionId: string) => void | Promise<void>) | undefined;
   private readonly resolved: ResolvedEnv;
   private readonly cliRetries: number;
   private readonly watchdogS: number;
@@ -132,8 +142,13 @@ export class Runtime {
     this.warn = o.onWarning ?? ((m) => process.stderr.write(`! ${m}\n`));
     this.resolved = resolveEnv(env);
     requireCredentials(this.resolved);
-    this.workspace = path.resolve(o.workspace ?? '.');
-    this.runDir = path.resolve(o.runDir ?? 'runs');
+    this.layout = o.layout ?? RunLayout.of({
+      ...(o.workspace !== undefined ? { workspace: o.workspace } : {}),
+      ...(o.runDir !== undefined ? { runDir: o.runDir } : {}),
+      ...(o.workbench instanceof Workbench ? { workbench: o.workbench.root } : {}),
+    });
+    this.workspace = this.layout.workspace;
+    this.runDir = this.layout.runDir;
     for (const [what, dir] of [['workspace', this.workspace], ['run dir', this.runDir]] as const) {
       try {
         fs.mkdirSync(dir, { recursive: true });
@@ -144,11 +159,13 @@ export class Runtime {
     }
     this.runId = newRunId();
     this.projectKey = projectKeyFor(this.workspace);
-    this.manifest = new Manifest(this.runDir, this.runId, this.warn);
-    this.store = o.store ?? new ViewedStore(new SqliteSessionStore(path.join(this.runDir, 'sessions.db')), this.workspace, {
+    this.records = o.records ?? new FileRunRecords(this.layout);
+    this.manifest = new Manifest(this.records, this.runId, this.warn);
+    this.store = o.store ?? new ViewedStore(new SqliteSessionStore(this.layout.sessionsDb), this.workspace, {
       trim: o.trim ?? false, ephemeral: o.ephemeral ?? true, keepDenials: o.keepDenials ?? 1,
-    });
-    this.workbench = o.workbench instanceof Workbench ? o.workbench : o.workbench ? new Workbench(this.workspace) : undefined;
+    }, this.layout.viewSpill);
+    this.workbench = o.workbench instanceof Workbench ? o.workbench
+      : o.workbench ? new Workbench(this.workspace, { root: this.layout.root, ...(o.lang ? { lang: o.lang } : {}) }) : undefined;
     this.workbench?.ensure();
     this.cliRetries = o.cliRetries ?? posNum(env.FLOWER_CLI_RETRIES) ?? 0;
     this.watchdogS = o.watchdogS ?? posNum(env.FLOWER_WATCHDOG) ?? 300;
@@ -174,12 +191,12 @@ export class Runtime {
   }
 
   /** Is this session still in sessions.db (for this workspace)? */
-  hasSession(sessionId: string): boolean {
+  hasSession(sessionId: string): Promise<boolean> {
     return this.store.hasSession(sessionId, this.projectKey);
   }
 
   /** Main-thread context size of the session's last turn, 0 when unknown. */
-  contextOf(sessionId: string): number {
+  contextOf(sessionId: string): Promise<number> {
     return this.store.lastContext(sessionId, { projectKey: this.projectKey });
   }
 
@@ -200,12 +217,15 @@ export class Runtime {
       step, session_id: null, ok: false, cost_usd: 0, num_turns: 0, text: '', error: null,
       started_at: new Date().toISOString(), ended_at: null, attempts: 0, errors: [], resumed: false, retired: [], context: 0,
     };
-    this.inflight = { result, index: this.manifest.record(result) };
-    const announce = (sid: string) => {
+    // the index is held before the write is awaited: a signal during the write still rescues this row
+    this.inflight = { result, index: this.manifest.nextIndex() };
+    await this.manifest.record(result, this.inflight.index);
+    // continuity's first invariant: a NEW session's id is recorded (awaited) before its process starts
+    const announce = async (sid: string): Promise<void> => {
       if (result.session_id === sid) return;
       result.session_id = sid;
       for (const cb of [opts.onSession, this.onSession]) {
-        try { cb?.(sid); } catch (e) { this.warn(`onSession callback failed: ${errorText(e)}`); }
+        try { await cb?.(sid); } catch (e) { this.warn(`onSession callback failed: ${errorText(e)}`); }
       }
     };
     const emit: Emit = (kind, text, payload) => {
@@ -215,7 +235,7 @@ export class Runtime {
     // original handed off at once in step two without the reset)
     const gens = new Generations({
       workspace: this.workspace, lang: this.lang, env: this.resolved.env, policy: this.hand, warn: this.warn,
-      ...(this.workbench ? { notesDir: this.workbench.notes } : {}),
+      layout: this.workbench ? this.layout.withWorkbench(this.workbench.root) : this.layout,
       contextOf: (sid) => this.contextOf(sid),
       attempt: (s, p, resume) => this.attempt(s, p, step, { resume, ...(opts.hooks ? { hooks: opts.hooks } : {}) }, announce),
     }, { spec, step, task: prompt, result, emit });
@@ -231,7 +251,7 @@ export class Runtime {
       // handoffs (neither counts against the other), never an endless loop
       for (;;) {
         const sessionId = resume ? undefined : newSessionId();
-        if (sessionId) announce(sessionId);
+        if (sessionId) await announce(sessionId);
         result.attempts = failed + 1;
         const outcome = await this.attempt(spec, text, step, {
           ...opts, resume, fork, resumeAt, sessionId, shouldBreak: (ctx) => gens.due(ctx),
@@ -279,7 +299,7 @@ export class Runtime {
           break;
         }
         await sleep(backoff(failed, this.policy!) * 1000);
-        if (result.session_id && this.hasSession(result.session_id)) {
+        if (result.session_id && await this.hasSession(result.session_id)) {
           // the same session goes on; the prompt says "you were interrupted", never what broke
           resume = result.session_id;
           fork = false;
@@ -299,8 +319,9 @@ export class Runtime {
     } finally {
       result.ended_at = new Date().toISOString();
       this.total += result.cost_usd;
-      this.manifest.record(result, this.inflight?.index);
+      const index = this.inflight?.index;
       this.inflight = undefined;
+      await this.manifest.record(result, index);
       forgetLocalTranscripts();
     }
     return result;
@@ -325,7 +346,7 @@ export class Runtime {
       resume?: string | undefined; fork?: boolean; resumeAt?: string | undefined; sessionId?: string | undefined;
       shouldBreak?: (context: number) => InterruptCause | null;
     },
-    announce: (sid: string) => void,
+    announce: (sid: string) => Promise<void>,
   ): Promise<AttemptOutcome> {
     // a resumed (or forked) session reports its cost since the session began, not since this attempt
     const before = o.resume ? await this.costSoFar(o.resume) : 0;
@@ -416,7 +437,8 @@ export class Runtime {
     f.result.error = reason;
     f.result.errors.push(reason);
     f.result.ended_at = new Date().toISOString();
-    try { this.manifest.record(f.result, f.index); } catch { /* dying anyway */ }
+    // the files backend writes before the promise is first awaited: the row is on disk when this returns
+    try { this.manifest.record(f.result, f.index).catch(() => { /* dying anyway */ }); } catch { /* dying anyway */ }
     this.inflight = undefined;
   }
 

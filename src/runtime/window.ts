@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { configHome, type EnvMap } from '../config/index.js';
-import { readJsonOrKeepAside, writeFileAtomic } from '../store/files.js';
+import { readJsonOrKeepAside, writeFileAtomic } from '../state/index.js';
 import { overflowLimit } from './resilience.js';
 
 export const LARGE_WINDOW = 1_000_000;

@@ -320,7 +320,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   /** Whether a main transcript for `sessionId` exists (in `projectKey`, or in any project). */
-  hasSession(sessionId: string, projectKey?: string): boolean {
+  async hasSession(sessionId: string, projectKey?: string): Promise<boolean> {
     return this.mainKeysOf(sessionId, projectKey).length > 0;
   }
 
@@ -330,7 +330,7 @@ export class SqliteSessionStore implements SessionStore {
    * (API error) and sidechain entries are skipped: their usage is zero or someone else's.
    * 0 when there is none.
    */
-  lastContext(sessionId: string, options: LastContextOptions = {}): number {
+  async lastContext(sessionId: string, options: LastContextOptions = {}): Promise<number> {
     const scan = options.scan ?? 60;
     const sk = this.mainKeysOf(sessionId, options.projectKey)[0];
     if (sk === undefined || scan <= 0) return 0;

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '@anthropic-ai/claude-agent-sdk';
-import { writeFileAtomic } from './files.js';
+import { RunLayout, writeFileAtomic } from '../state/index.js';
 import type { SqliteSessionStore } from './sqlite.js';
 import { spillFileName, views, type ViewReport } from './views/index.js';
 
@@ -22,11 +22,14 @@ export interface ViewPolicy {
 
 export const DEFAULT_VIEW_POLICY: Readonly<ViewPolicy> = Object.freeze({ trim: false, ephemeral: true, keepDenials: 1 });
 
-/** Where trimmed results go: `<workspace>/.flower/spill/<sha16>.txt` (inside the workspace, so Read reaches it). */
-export function spillWriter(workspace: string): (text: string) => string {
+/**
+ * Where trimmed results go: `<dir>/<sha16>.txt`, `dir` = `RunLayout.viewSpill` (`<workspace>/.flower/spill`,
+ * inside the workspace, so Read reaches it). Returns the path relative to the workspace.
+ */
+export function spillWriter(workspace: string, dir = RunLayout.of({ workspace }).viewSpill): (text: string) => string {
   return (text: string) => {
-    const rel = path.join('.flower', 'spill', spillFileName(text));
-    const abs = path.join(workspace, rel);
+    const abs = path.join(dir, spillFileName(text));
+    const rel = path.relative(workspace, abs);
     // a spill copy is made again from sessions.db on every resume, so it needs no fsync (bench: ~0.5 s on 373 files)
     if (!fs.existsSync(abs)) writeFileAtomic(abs, text, undefined, { fsync: false });
     return rel;
@@ -37,7 +40,10 @@ export class ViewedStore implements SessionStore {
   /** what the last load() changed, for `trimReport` */
   lastReport: ViewReport | undefined;
 
-  constructor(readonly inner: SqliteSessionStore, readonly workspace: string, readonly policy: ViewPolicy = DEFAULT_VIEW_POLICY) {}
+  constructor(
+    readonly inner: SqliteSessionStore, readonly workspace: string, readonly policy: ViewPolicy = DEFAULT_VIEW_POLICY,
+    readonly spillDir: string = RunLayout.of({ workspace }).viewSpill,
+  ) {}
 
   append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
     return this.inner.append(key, entries);
@@ -48,7 +54,7 @@ export class ViewedStore implements SessionStore {
     if (!raw) return raw;
     const { entries, report } = views(raw, {
       expire: this.policy.ephemeral ? {} : false,
-      trim: this.policy.trim ? { spill: spillWriter(this.workspace) } : false,
+      trim: this.policy.trim ? { spill: spillWriter(this.workspace, this.spillDir) } : false,
       prune: { keepDenials: this.policy.keepDenials },
     });
     this.lastReport = report;
@@ -71,11 +77,11 @@ export class ViewedStore implements SessionStore {
     return this.inner.listSubkeys(key);
   }
 
-  hasSession(sessionId: string, projectKey?: string): boolean {
+  hasSession(sessionId: string, projectKey?: string): Promise<boolean> {
     return this.inner.hasSession(sessionId, projectKey);
   }
 
-  lastContext(sessionId: string, opts?: { projectKey?: string }): number {
+  lastContext(sessionId: string, opts?: { projectKey?: string }): Promise<number> {
     return this.inner.lastContext(sessionId, opts);
   }
 

@@ -1,7 +1,14 @@
 import type { EventSink, Runtime, StepResult } from '../runtime/index.js';
 
 /** What a Workflow needs of a Runtime (a narrow surface, so control flow can be tested with a stand-in). */
-export type WorkflowRuntime = Pick<Runtime, 'run' | 'hasSession' | 'runDir' | 'workspace' | 'onSession'>;
+export type WorkflowRuntime = Pick<Runtime, 'run' | 'runDir' | 'workspace' | 'onSession'> & {
+  hasSession(sessionId: string): boolean | Promise<boolean>;
+  /** lineage's records (default: the files in `runDir`) */
+  records?: RunRecords;
+  /** every path; lineage records its workbench so `flower status` finds the notes of an --isolate run */
+  layout?: RunLayout;
+};
+import type { RunLayout, RunRecords } from '../state/index.js';
 import type { Lineage } from './lineage.js';
 
 /**

@@ -1,151 +1,166 @@
 /**
- * Lineage — `<runDir>/lineage.json` `{ workspace, woke, steps }`: which step used which session.
+ * Lineage — which step used which session, per workspace: `{ version, workspace, woke, steps, workbench? }`
+ * (format and versions: docs/continuity.md; storage: a `RunRecords` — lineage.json in the files backend).
  *
  * The two invariants of continuity (seed):
- * 1. the mapping reaches the disk the moment a session id exists (a SIGHUP runs no `finally`);
- * 2. anything that doesn't match — another workspace path, a session gone from sessions.db, a damaged
- *    file — silently means "start fresh": continuity is a bonus, its failure must never stop work.
- * Better than the original: every write re-reads the file under a lock and merges per step, so two
- * workflows in one folder keep each other's entries; a damaged file is kept aside, not overwritten.
+ * 1. the mapping reaches the records the moment a session id exists (a SIGHUP runs no `finally`);
+ * 2. anything that doesn't match — a session gone from sessions.db, a damaged file — means "start
+ *    fresh": continuity is a bonus, its failure must never stop work. Two exceptions stop the run
+ *    loudly instead: a lineage from a NEWER flower (never read, never overwritten) — and nothing else.
+ * Never destroy: a damaged file is kept aside (`.corrupt-`), another workspace's lineage is kept aside
+ * (`.kept-`), both with a notice; every write re-reads and merges per step, so two workflows in one
+ * folder keep each other's entries.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { readJsonOrKeepAside, stamp, withFileLock, writeJsonAtomic } from '../store/files.js';
+import {
+  FileRunRecords, RunLayout, StateCorrupt, archiveFolder,
+  type LineageRecord, type NoticeSink, type RunRecords, type StateNotice,
+} from '../state/index.js';
 
-export interface LineageData {
-  workspace: string;
-  woke: number;
-  steps: Record<string, string>;
-}
-
-const isLineage = (v: unknown): v is LineageData => {
-  if (typeof v !== 'object' || v === null) return false;
-  const o = v as Record<string, unknown>;
-  return typeof o.workspace === 'string'
-    && typeof o.woke === 'number' && Number.isInteger(o.woke) && o.woke >= 0
-    && typeof o.steps === 'object' && o.steps !== null && !Array.isArray(o.steps)
-    && Object.values(o.steps).every((s) => typeof s === 'string');
-};
+/** @deprecated the record type lives in the state layer: `LineageRecord` */
+export type LineageData = LineageRecord;
 
 export interface LineageOpenOptions {
   /** keep only entries whose session is still in sessions.db */
-  alive?: (sessionId: string) => boolean;
-  /** told once when a damaged file was kept aside */
+  alive?: (sessionId: string) => boolean | Promise<boolean>;
+  /** told when a file was kept aside (damaged, or another workspace's) */
+  onNotice?: NoticeSink;
+  /** @deprecated use onNotice: told when a damaged file was kept aside */
   onCorrupt?: (keptAt: string, reason: string) => void;
+  /** the workbench root to record when it is not `<workspace>/.flower` (--isolate), so status finds the notes */
+  workbench?: string;
 }
 
+/** Records for a run dir path (files backend), or the records given. */
+export function recordsOf(where: RunRecords | string): RunRecords {
+  if (typeof where !== 'string') return where;
+  const l = RunLayout.of({ runDir: where });
+  return new FileRunRecords(l);
+}
+
+const isFuture = (e: unknown) => e instanceof StateCorrupt && e.code === 'STATE_FUTURE_VERSION';
+
 export class Lineage {
-  readonly path: string;
   readonly workspace: string;
   woke = 0;
   steps: Record<string, string> = {};
-  private alive: ((sessionId: string) => boolean) | undefined;
+  private alive: LineageOpenOptions['alive'];
+  private notice: NoticeSink | undefined;
+  private workbench: string | undefined;
 
-  private constructor(file: string, workspace: string) {
-    this.path = file;
-    this.workspace = workspace;
+  private constructor(readonly records: RunRecords, workspace: string) {
+    this.workspace = path.resolve(workspace);
   }
 
-  private live(steps: Record<string, string>): Record<string, string> {
+  /** Where the files backend keeps lineage for this run dir. */
+  static fileIn(runDir: string): string {
+    return RunLayout.of({ runDir }).lineage;
+  }
+
+  /** Where these records live (the run dir for files). */
+  get where(): string {
+    return this.records.where;
+  }
+
+  private async live(steps: Record<string, string>): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (const [step, sid] of Object.entries(steps)) {
-      if (!this.alive || safe(() => this.alive!(sid), false)) out[step] = sid;
+      let ok = true;
+      if (this.alive) {
+        try { ok = await this.alive(sid); } catch { ok = false; }
+      }
+      if (ok) out[step] = sid;
     }
     return out;
   }
 
-  static fileIn(runDir: string): string {
-    return path.join(path.resolve(runDir), 'lineage.json');
-  }
-
-  /** Read lineage for `workspace`; a mismatch of any kind yields an empty lineage, never an error. */
-  static open(runDir: string, workspace: string, o: LineageOpenOptions = {}): Lineage {
-    const lin = new Lineage(Lineage.fileIn(runDir), path.resolve(workspace));
+  /** Read lineage for `workspace`; a mismatch of any kind yields an empty lineage (a future version throws). */
+  static async open(where: RunRecords | string, workspace: string, o: LineageOpenOptions = {}): Promise<Lineage> {
+    const lin = new Lineage(recordsOf(where), workspace);
     lin.alive = o.alive;
-    const data = lin.read(o.onCorrupt);
-    if (data) {
-      lin.woke = data.woke;
-      lin.steps = lin.live(data.steps);
+    lin.workbench = o.workbench;
+    lin.notice = (n: StateNotice) => {
+      try {
+        o.onNotice?.(n);
+        if (n.kind === 'corrupt') o.onCorrupt?.(n.keptAt, n.reason);
+      } catch { /* a listener must not stop the run */ }
+    };
+    let d: LineageRecord | null = null;
+    try {
+      d = await lin.records.readLineage(lin.workspace, { onNotice: lin.notice });
+    } catch (e) {
+      if (isFuture(e)) throw e;
+    }
+    if (d) {
+      lin.woke = d.woke;
+      lin.steps = await lin.live(d.steps);
     }
     return lin;
   }
 
-  /** Read-only view of the file for `workspace` (no store check, nothing written except keeping a damaged file aside). */
-  static peek(runDir: string, workspace: string): LineageData {
-    const lin = new Lineage(Lineage.fileIn(runDir), path.resolve(workspace));
-    const d = lin.read();
-    return d ?? { workspace: lin.workspace, woke: 0, steps: {} };
-  }
-
-  private read(onCorrupt?: (keptAt: string, reason: string) => void): LineageData | null {
-    let r;
+  /**
+   * Read-only view for `workspace` (no store check). `keep: false` leaves even a damaged file where it
+   * is (`flower status` writes nothing); a future version throws.
+   */
+  static async peek(where: RunRecords | string, workspace: string, o: { keep?: boolean } = {}): Promise<LineageRecord> {
+    const ws = path.resolve(workspace);
+    let d: LineageRecord | null = null;
     try {
-      r = readJsonOrKeepAside(this.path, isLineage);
-    } catch {
-      return null;
+      d = await recordsOf(where).readLineage(ws, { keep: o.keep ?? true });
+    } catch (e) {
+      if (isFuture(e)) throw e;
     }
-    if (r.state === 'corrupt') {
-      safe(() => onCorrupt?.(r.keptAt, r.reason), undefined);
-      return null;
-    }
-    if (r.state !== 'ok' || r.value.workspace !== this.workspace) return null;
-    return r.value;
+    return d ?? { version: 1, workspace: ws, woke: 0, steps: {} };
   }
 
   /** Count this wake (1 on the first run) and write it. */
-  bump(): number {
-    this.update((d) => {
+  async bump(): Promise<number> {
+    await this.update((d) => {
       d.woke = Math.max(d.woke, this.woke) + 1;
     });
     return this.woke;
   }
 
   /** Remember `step → sessionId` now (a write failure is swallowed: it must never stop the run). */
-  remember(step: string, sessionId: string): void {
+  async remember(step: string, sessionId: string): Promise<void> {
     this.steps[step] = sessionId;
-    this.update((d) => {
+    await this.update((d) => {
       d.steps[step] = sessionId;
     });
   }
 
-  private update(change: (d: LineageData) => void): void {
+  private async update(change: (d: LineageRecord) => void): Promise<void> {
     try {
-      withFileLock(this.path, () => {
-        const onDisk = this.read() ?? { workspace: this.workspace, woke: 0, steps: {} };
-        const d: LineageData = { workspace: this.workspace, woke: Math.max(onDisk.woke, this.woke), steps: { ...onDisk.steps, ...this.steps } };
+      const d = await this.records.updateLineage(this.workspace, (d) => {
+        d.woke = Math.max(d.woke, this.woke);
+        d.steps = { ...d.steps, ...this.steps };
+        if (this.workbench !== undefined) d.workbench = this.workbench;
         change(d);
-        writeJsonAtomic(this.path, d);
-        this.woke = d.woke;
-        // entries other processes added are ours to continue too (if their sessions still exist)
-        this.steps = this.live(d.steps);
-      });
-    } catch {
+      }, { ...(this.notice ? { onNotice: this.notice } : {}) });
+      this.woke = d.woke;
+      // entries other processes added are ours to continue too (if their sessions still exist)
+      this.steps = await this.live(d.steps);
+    } catch (e) {
+      if (isFuture(e)) throw e;
       // invariant 2: continuity failing never stops work
     }
   }
 
   /**
-   * `--new`: move lineage.json and `extra` files together into `<into>/<YYYYmmdd-HHMMSS>/` (never
+   * `--new`: move the lineage and `extra` files together into `<into>/<YYYYmmdd-HHMMSS>/` (never
    * deleted) and start from zero. sessions.db is not touched: it is the archive of every transcript.
    * Returns the archive folder, or null when there was nothing to move.
    */
-  archive(into: string, extra: string[] = []): string | null {
-    const files = [this.path, ...extra].filter((f) => fs.existsSync(f));
+  async archive(into: string, extra: string[] = []): Promise<string | null> {
+    const files = extra.filter((f) => fs.existsSync(f));
     this.woke = 0;
     this.steps = {};
-    if (files.length === 0) return null;
-    let dir = path.join(into, stamp());
-    for (let i = 2; fs.existsSync(dir); i++) dir = path.join(into, `${stamp()}-${i}`);
+    const dir = archiveFolder(into);
+    const moved = await this.records.archiveLineage(this.workspace, dir);
+    if (files.length === 0 && moved === null) return null;
     fs.mkdirSync(dir, { recursive: true });
     for (const f of files) fs.renameSync(f, path.join(dir, path.basename(f)));
     return dir;
-  }
-}
-
-function safe<T>(fn: () => T, fallback: T): T {
-  try {
-    return fn();
-  } catch {
-    return fallback;
   }
 }

@@ -1,40 +1,53 @@
 /**
  * wakeState — a read-only look at a folder: has it been here before, and what does it remember?
  * `waking` means the brief is complete (all four sections): a new sentence is then a remark on the
- * same task, not a new task. Writes nothing (a damaged lineage is only kept aside).
+ * same task, not a new task. Writes nothing (a damaged lineage is only kept aside, unless `keep: false`).
+ *
+ * Where the notes are: the layout's; when none is given, the workbench lineage recorded (an --isolate
+ * run moves it to `<parent>/.flower-<name>`), else `<workspace>/.flower/notes`.
  */
-import path from 'node:path';
 import { Brief, Goal } from '../docs/index.js';
+import { RunLayout, type RunRecords } from '../state/index.js';
 import { Lineage } from './lineage.js';
 
 export interface WakeState {
   waking: boolean;
   brief: Brief | null;
   goal: Goal | null;
-  /** number of checklist items in 目标.md */
+  /** number of checklist items in the goal */
   checks: number;
   /** how many times this folder has been woken so far (0 = never) */
   woke: number;
   /** step name → session id, as lineage remembers it */
   steps: Record<string, string>;
+  /** the layout the notes were read from (its workbench is the one lineage recorded, when it recorded one) */
+  layout: RunLayout;
 }
 
 export interface WakeOptions {
-  /** relative to the current directory, not the workspace (default 'runs') */
+  /** relative to the current directory, not the workspace (default 'runs'); ignored when `layout` is given */
   runDir?: string;
-  /** where the notes live (default `<workspace>/.flower/notes`) */
-  notesDir?: string;
+  /** every path (wins over workspace / runDir) */
+  layout?: RunLayout;
+  /** lineage's records (default: the files in the run dir) */
+  records?: RunRecords;
+  /** false: leave a damaged lineage where it is (`flower status` writes nothing) */
+  keep?: boolean;
+  /** use the layout's workbench even when lineage recorded another (default: follow lineage only without a layout) */
+  followLineage?: boolean;
 }
 
+/** The notes folder of a workspace's default layout. */
 export function notesDirOf(workspace: string): string {
-  return path.join(path.resolve(workspace), '.flower', 'notes');
+  return RunLayout.of({ workspace }).notes;
 }
 
-export function wakeState(workspace = '.', o: WakeOptions = {}): WakeState {
-  const notes = o.notesDir ?? notesDirOf(workspace);
-  const brief = Brief.load(path.join(notes, '需求.md'));
-  const goal = Goal.load(path.join(notes, '目标.md'));
-  const lin = Lineage.peek(o.runDir ?? 'runs', workspace);
+export async function wakeState(workspace = '.', o: WakeOptions = {}): Promise<WakeState> {
+  let layout = o.layout ?? RunLayout.of({ workspace, ...(o.runDir !== undefined ? { runDir: o.runDir } : {}) });
+  const lin = await Lineage.peek(o.records ?? layout.runDir, layout.workspace, { keep: o.keep ?? true });
+  if ((o.followLineage ?? !o.layout) && lin.workbench && lin.workbench !== layout.root) layout = layout.withWorkbench(lin.workbench);
+  const brief = Brief.load(layout.brief);
+  const goal = Goal.load(layout.goal);
   return {
     waking: brief?.complete() ?? false,
     brief,
@@ -42,5 +55,6 @@ export function wakeState(workspace = '.', o: WakeOptions = {}): WakeState {
     checks: goal?.checks.length ?? 0,
     woke: lin.woke,
     steps: lin.steps,
+    layout,
   };
 }

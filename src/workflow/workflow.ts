@@ -58,12 +58,15 @@ export class Workflow {
 
     let lin: Lineage | undefined;
     if (this.continuous) {
-      lin = Lineage.open(rt.runDir, rt.workspace, {
+      lin = await Lineage.open(rt.records ?? rt.runDir, rt.workspace, {
         alive: (sid) => rt.hasSession(sid),
-        onCorrupt: (keptAt, reason) => emit('system', `lineage ${reason}; kept it as ${keptAt} and started fresh`, { lineage: 'corrupt', keptAt }),
+        onNotice: (n) => emit('system', n.kind === 'foreign'
+          ? `${n.path}: ${n.reason}; kept it as ${n.keptAt} and started fresh here`
+          : `lineage ${n.reason}; started fresh`, { lineage: n.kind, keptAt: n.keptAt }),
+        ...(rt.layout ? { workbench: rt.layout.root } : {}),
       });
       ctx._lineage = lin;
-      ctx._woke = lin.bump();
+      ctx._woke = await lin.bump();
       for (const [name, sid] of Object.entries(lin.steps)) ctx._sessions[name] ??= sid;
     }
 
@@ -88,7 +91,7 @@ export class Workflow {
       ctx._results[step.name] = result;
       if (result.session_id) {
         ctx._sessions[step.name] = result.session_id;
-        lin?.remember(step.name, result.session_id);
+        await lin?.remember(step.name, result.session_id);
       }
       try { o.onStep?.(step.name, result, ctx); } catch (e) { emit('system', `onStep failed: ${errorText(e)}`, {}); }
       if (passed) {
@@ -116,9 +119,9 @@ export class Workflow {
       if (attempt > 0) onEvent?.(event('retry', label, { step: step.name, attempt: attempt + 1 }));
       const prev = rt.onSession;
       // invariant 1 of continuity: the mapping is on disk the moment the id exists
-      rt.onSession = (sid) => {
+      rt.onSession = async (sid) => {
         ctx._sessions[step.name] = sid;
-        lin?.remember(step.name, sid);
+        await lin?.remember(step.name, sid);
       };
       try {
         result = await rt.run(step.spec, prompt, {

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSim } from '../../sim/index.js';
+import { RunLayout } from '../../state/index.js';
 import { go, type GoOptions } from '../go.js';
 import { EXIT, type CliIO } from '../io.js';
 import type { GlobalOptions } from '../program.js';
@@ -37,7 +38,8 @@ export async function demo(o: DemoOptions, g: GlobalOptions, io: CliIO): Promise
       FLOWER_CLI_RETRIES: io.env.FLOWER_CLI_RETRIES ?? '0',
     };
     const sub: CliIO = { ...io, env, cwd: dir, stdin: undefined };
-    const globals: GlobalOptions = { workspace: dir, runDir: path.join(dir, 'runs'), verbose: g.verbose };
+    const layout = RunLayout.of({ cwd: dir, workspace: dir });
+    const globals: GlobalOptions = { workspace: dir, runDir: layout.runDir, verbose: g.verbose };
     const opts: GoOptions = { asks: -1, rounds: 2, goal: true, judgeCanRun: true, timeout: 0, new: false, clarifyOnly: false, trim: true, handoff: true };
 
     say(`flower demo — a scripted model on ${sim.url}, no API key, no network. Folder: ${dir}`);
@@ -57,8 +59,8 @@ export async function demo(o: DemoOptions, g: GlobalOptions, io: CliIO): Promise
       return fail(io, `the scripted model drifted: ${left.length} scripted answers unused, ${unexpected.length} unexpected calls`, dir);
     }
     say('\nWhat is on disk now:');
-    for (const f of ['md2html.mjs', 'sample.md', '.flower/notes/需求.md', '.flower/notes/目标.md', '.flower/notes/问答记录.md', 'runs/lineage.json', 'runs/manifest.json', 'runs/sessions.db']) {
-      if (fs.existsSync(path.join(dir, f))) say(`  ${path.join(dir, f)}`);
+    for (const f of [path.join(dir, 'md2html.mjs'), path.join(dir, 'sample.md'), layout.brief, layout.goal, layout.qa, layout.lineage, layout.manifest, layout.sessionsDb]) {
+      if (fs.existsSync(f)) say(`  ${f}`);
     }
     say(`\nTry it: node ${path.join(dir, 'md2html.mjs')} ${path.join(dir, 'sample.md')}`);
     return EXIT.ok;

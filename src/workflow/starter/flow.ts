@@ -6,16 +6,16 @@
  * re-derived (the judge reads only 目标.md), and the work step's resume prompt with the new checklist
  * as authoritative. A silent wake re-derives nothing and costs nothing extra.
  */
-import path from 'node:path';
 import type { AgentDefinition } from '@anthropic-ai/claude-agent-sdk';
 import { detectLang, type Lang } from '../../config/index.js';
 import { Brief, Goal, WAKE_AMEND_LABEL } from '../../docs/index.js';
 import { HumanChannel } from '../../human/index.js';
 import { clarifier, coordinator, judge, worker } from '../../roles/index.js';
 import type { WorkflowContext } from '../context.js';
+import { RunLayout, type RunRecords } from '../../state/index.js';
 import { Lineage } from '../lineage.js';
 import { Step } from '../step.js';
-import { notesDirOf, wakeState } from '../wake.js';
+import { wakeState } from '../wake.js';
 import { Workflow } from '../workflow.js';
 import { texts } from './prompts.js';
 import { clarifyStep, goalStep, GOAL_KEY, withGoal, type FlowChannel } from './steps.js';
@@ -46,8 +46,13 @@ export interface StarterOptions {
   workers?: Record<string, AgentDefinition>;
   /** each worker in its own git worktree (`--isolate`; the workspace must be a git repository) */
   isolate?: boolean;
-  /** where 需求.md / 目标.md live (default `<workspace>/.flower/notes`; with --isolate, the external workbench's) */
-  notesDir?: string;
+  /**
+   * every path (default: from workspace / runDir / isolate). Its notes/ holds the brief and the goal:
+   * `<workspace>/.flower/notes`, or with --isolate the external workbench's.
+   */
+  layout?: RunLayout;
+  /** lineage's records (default: the files in the run dir) */
+  records?: RunRecords;
   lang?: Lang;
 }
 
@@ -61,24 +66,24 @@ export interface StarterFlow {
   amended: boolean;
   /** archive folder when `fresh` moved something */
   archived: string | null;
+  layout: RunLayout;
   briefPath: string;
   goalPath: string;
   notesDir: string;
 }
 
-export function starterFlow(ask: string, o: StarterOptions): StarterFlow {
+export async function starterFlow(ask: string, o: StarterOptions): Promise<StarterFlow> {
   const lang = o.lang ?? detectLang();
   const t = texts(lang);
-  const ws = path.resolve(o.workspace);
-  const runDir = path.resolve(o.runDir ?? 'runs');
-  const notes = o.notesDir ?? notesDirOf(ws);
-  const briefPath = path.join(notes, '需求.md');
-  const goalPath = path.join(notes, '目标.md');
+  const layout = o.layout ?? RunLayout.of({ workspace: o.workspace, ...(o.runDir !== undefined ? { runDir: o.runDir } : {}), isolate: o.isolate ?? false });
+  const ws = layout.workspace;
+  const records = o.records ?? layout.runDir;
+  const { brief: briefPath, goal: goalPath, notes } = layout;
   let archived: string | null = null;
-  if (o.fresh) archived = Lineage.open(runDir, ws).archive(path.join(notes, 'archive'), [briefPath, goalPath]);
+  if (o.fresh) archived = await (await Lineage.open(records, ws)).archive(layout.archive, [briefPath, goalPath]);
 
   const remark = ask.trim();
-  const state = wakeState(ws, { runDir, notesDir: notes });
+  const state = await wakeState(ws, { layout, ...(o.records ? { records: o.records } : {}) });
   const waking = state.waking;
   if (!waking && !remark) throw new TypeError('nothing to do: give flower a request (one sentence is enough)');
   let amended = false;
@@ -92,7 +97,7 @@ export function starterFlow(ask: string, o: StarterOptions): StarterFlow {
 
   const ch: FlowChannel = o.channel ?? new HumanChannel({
     timeoutS: o.timeoutS ?? 1800, maxAsks: o.maxAsks ?? null, lang,
-    logPath: path.join(notes, '问答记录.md'), amendPath: briefPath,
+    logPath: layout.qa, amendPath: briefPath,
   }).withSubmissions(['brief', 'goal', 'verdict']);
   const steps: Step[] = [];
   // when waking, the original request lives in the frozen brief; the sentence is only a remark
@@ -116,10 +121,10 @@ export function starterFlow(ask: string, o: StarterOptions): StarterFlow {
     let work = new Step('干活', coord, workPrompt, { resumePrompt });
     if (useGoal) {
       work = withGoal(work, judge('干活·判定', { channel: ch, canRun: o.judgeCanRun ?? false, lang }), ch, {
-        goalPath, briefPath, manifestPath: path.join(runDir, 'manifest.json'), rounds: o.rounds ?? 3, lang,
+        goalPath, briefPath, manifestPath: layout.manifest, rounds: o.rounds ?? 3, lang,
       });
     }
     steps.push(work);
   }
-  return { workflow: new Workflow(steps, { name: 'starter' }), channel: ch, waking, amended, archived, briefPath, goalPath, notesDir: notes };
+  return { workflow: new Workflow(steps, { name: 'starter' }), channel: ch, waking, amended, archived, layout, briefPath, goalPath, notesDir: notes };
 }

@@ -8,7 +8,7 @@
  */
 import type { McpServerConfig } from '@anthropic-ai/claude-agent-sdk';
 import type { Lang } from '../../config/index.js';
-import { Brief, DEFAULT_AMEND_LABEL, Goal, Verdict } from '../../docs/index.js';
+import { Brief, DEFAULT_AMEND_LABEL, Goal, Verdict, type Written } from '../../docs/index.js';
 import { event, type AgentSpec, type StepResult } from '../../runtime/index.js';
 import type { WorkflowContext } from '../context.js';
 import { Step, StepAbort } from '../step.js';
@@ -51,6 +51,12 @@ export interface ClarifyStepOptions {
   lang: Lang;
 }
 
+/** A file flower did not write was moved aside before the new one: the person hears where it went. */
+function keptAside(ctx: WorkflowContext, w: Written): void {
+  if (!w.kept) return;
+  ctx._onEvent?.(event('system', `${w.path} ${w.keptReason ?? 'was not written by flower'}; kept it as ${w.kept}`, { keptAside: w.kept, path: w.path }));
+}
+
 export function clarifyStep(spec: AgentSpec, channel: FlowChannel, ask: string | ((ctx: WorkflowContext) => string), o: ClarifyStepOptions): Step {
   const name = o.name ?? '确认需求';
   const t = texts(o.lang);
@@ -70,7 +76,7 @@ export function clarifyStep(spec: AgentSpec, channel: FlowChannel, ask: string |
         ctx[MISSING_KEY] = b.missing();
         return false;
       }
-      b.write(o.briefPath);
+      keptAside(ctx, b.write(o.briefPath));
       hydrateBrief(ctx, name, Brief.load(o.briefPath) ?? b);
       return true;
     },
@@ -106,7 +112,7 @@ export function goalStep(spec: AgentSpec, channel: FlowChannel, o: GoalStepOptio
     gate: (r, ctx) => {
       const g = channel.takeSubmission('goal') ?? Goal.parse(r.text);
       if (!g.complete()) return false;
-      g.write(o.goalPath);
+      keptAside(ctx, g.write(o.goalPath));
       hydrateGoal(ctx, name, g);
       const bad = g.unverifiable;
       if (bad.length > 0) {
@@ -176,7 +182,7 @@ export function withGoal(step: Step, judgeSpec: AgentSpec, channel: FlowChannel,
       if (extra) {
         const cur = goal ?? new Goal();
         cur.amend(extra);
-        cur.write(o.goalPath);
+        keptAside(ctx, cur.write(o.goalPath));
         ctx[GOAL_KEY] = cur;
         feedback = `${t.goalChanged(extra)}\n\n${cur.promptBlock()}`;
       } else {
