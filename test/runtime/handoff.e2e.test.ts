@@ -61,7 +61,7 @@ test('past the threshold the same session writes its handoff through submit_hand
   const rt = runtime(p, { ANTHROPIC_MODEL: 'claude-opus-test' });
   let r;
   try {
-    r = await rt.run(worker, 'build the parser (TASK-TEXT-7Q)', { stepName: '干活', onEvent: (e) => events.push(e), onSession: (s) => sessions.push(s) });
+    r = await rt.run(worker, 'build the parser (TASK-TEXT-7Q)', { stepName: '干活', onEvent: (e) => events.push(e), onSession: (s) => { sessions.push(s); } });
   } finally { rt.close(); }
   assert.equal(r.ok, true, r.error ?? '');
   assert.equal(r.text, 'finished by the successor');
@@ -84,7 +84,7 @@ test('past the threshold the same session writes its handoff through submit_hand
   assert.equal(r.session_id, sid(succ[0]!));
   assert.equal(sessions.at(-1), r.session_id, 'onSession follows the successor (lineage)');
   assert.equal(r.attempts, 1, 'a handoff is not an attempt');
-  const row = Manifest.read(p.runs)[0]!;
+  const row = (await Manifest.read(p.runs))[0]!;
   assert.deepEqual(row.retired, [old]);
   assert.equal(row.session_id, r.session_id);
   assert.ok(row.num_turns >= 4, `turns accumulate across generations: ${row.num_turns}`);
@@ -208,7 +208,7 @@ test('a resumed session counts only its own turns: resuming twice costs about th
     for (const x of [b, c]) assert.ok(Math.abs(x.cost_usd - a.cost_usd) < a.cost_usd * 0.05, `${x.step}: ${x.cost_usd} vs ${a.cost_usd}`);
     assert.ok(Math.abs(rt.totalCost() - 3 * a.cost_usd) < a.cost_usd * 0.1);
   } finally { rt.close(); }
-  const rows = Manifest.read(p.runs);
+  const rows = (await Manifest.read(p.runs));
   assert.ok(Math.abs(rows[2]!.cost_usd - rows[0]!.cost_usd) < rows[0]!.cost_usd * 0.05);
 });
 
@@ -240,7 +240,7 @@ test('once --window 60000: a markdown handoff (no tool call) is parsed, and the 
   assert.match(doc, /## 现在在做什么\n\nwiring the CLI/);
   assert.match(doc, /## 下一步\n\nrun the e2e test/);
   assert.match(doc, /## 走不通的路\n\nnone yet/);
-  const row = Manifest.read(p.runs)[0]!;
+  const row = (await Manifest.read(p.runs))[0]!;
   assert.equal(row.retired.length, 1);
   assert.notEqual(row.session_id, row.retired[0]);
 });
@@ -252,7 +252,7 @@ test('once --no-handoff: no handoff at any size', async () => {
   const r = await cliRun(p, ['do it', '--no-handoff', '--window', '60000']);
   assert.equal(r.code, 0, r.err);
   assert.equal(sim.messageRequests().length, 1);
-  assert.equal(Manifest.read(p.runs)[0]!.retired.length, 0);
+  assert.equal((await Manifest.read(p.runs))[0]!.retired.length, 0);
   assert.equal(fs.existsSync(path.join(p.ws, '.flower')), false);
 });
 
@@ -271,7 +271,7 @@ test('in a workflow, lineage.json names the successor, and a rerun continues the
     const ctx = await wf().run(rt1);
     assert.equal(ctx._failedAt, undefined);
   } finally { rt1.close(); }
-  const row = Manifest.read(p.runs)[0]!;
+  const row = (await Manifest.read(p.runs))[0]!;
   assert.equal(row.retired.length, 1);
   const lin = readJson<{ steps: Record<string, string> }>(path.join(p.runs, 'lineage.json'));
   assert.equal(lin.steps['干活'], row.session_id, 'lineage follows the successor');

@@ -36,7 +36,7 @@ function setup(o: { policy?: Partial<HandoffPolicy>; answers?: Array<Partial<Att
     env: { XDG_CONFIG_HOME: path.join(dir, 'cfg'), ANTHROPIC_BASE_URL: 'http://gw' },
     policy,
     warn: () => {},
-    contextOf: () => 0,
+    contextOf: async () => 0,
     attempt: async (spec, prompt, resume) => {
       calls.push({ spec, prompt, resume, dueWhileWriting: gens.due(10_000_000) });
       return outcome({ ok: true, text: GOOD, costUsd: 0.5, numTurns: 2, ...answers.shift() });

@@ -78,9 +78,9 @@ test('claude mirrors a session into the sqlite store and resumes from it in a fr
     assert.ok(stored, 'no transcript under projectKeyFor(cwd)/sid');
     const said = texts(stored.filter((e) => e.type === 'user' || e.type === 'assistant'));
     assert.ok(said.includes('question one') && said.includes('answer one'), JSON.stringify(said));
-    assert.equal(store.hasSession(sid), true);
-    assert.equal(store.hasSession(sid, projectKey), true);
-    assert.equal(store.lastContext(sid), 21011);
+    assert.equal(await store.hasSession(sid), true);
+    assert.equal(await store.hasSession(sid, projectKey), true);
+    assert.equal(await store.lastContext(sid), 21011);
     assert.deepEqual((await store.listSessions(projectKey)).map((s) => s.sessionId), [sid]);
     // The SDK's own reader understands our summaries.
     const infos = await listSessions({ dir: cwd, sessionStore: store });

@@ -165,7 +165,7 @@ describe('mtime and summaries', () => {
     await s.append(sub('x'), [u('a')]);
     assert.deepEqual(await s.listSessionSummaries(P), []);
     assert.deepEqual(await s.listSessions(P), []);
-    assert.equal(s.hasSession('s1'), false);
+    assert.equal(await s.hasSession('s1'), false);
     s.close();
   });
 });
@@ -219,7 +219,7 @@ describe('listing and deleting', () => {
     assert.equal(await s.load(main()), null);
     assert.deepEqual(await s.listSubkeys(main()), []);
     assert.equal(await s.load(sub('def')), null);
-    assert.equal(s.hasSession('s1', P), false);
+    assert.equal(await s.hasSession('s1', P), false);
     assert.deepEqual((await s.listSessionSummaries(P)).map((x) => x.sessionId).sort(), ['s1-x', 's10']);
     assert.deepEqual(tags(await s.load(main('s1-x'))), ['n1']);
     assert.deepEqual(tags(await s.load(sub('abc', 's10'))), ['n3']);
@@ -238,7 +238,7 @@ describe('listing and deleting', () => {
       ['s10', undefined, true], ['s1-', undefined, false], ['only-sub', undefined, false],
       ['agent-abc', undefined, false], ['nested', undefined, false], ['never', undefined, false],
     ];
-    for (const [sid, pk, want] of cases) assert.equal(s.hasSession(sid, pk), want, `hasSession(${sid}, ${pk})`);
+    for (const [sid, pk, want] of cases) assert.equal(await s.hasSession(sid, pk), want, `hasSession(${sid}, ${pk})`);
     s.close();
   });
 
@@ -271,21 +271,21 @@ describe('lastContext', () => {
     test(behaviour, async () => {
       const s = fresh();
       await s.append(main(), entries);
-      assert.equal(s.lastContext('s1', scan === undefined ? {} : { scan }), want);
+      assert.equal(await s.lastContext('s1', scan === undefined ? {} : { scan }), want);
       s.close();
     });
   }
 
   test('0 for an unknown session; the projectKey option picks the project', async () => {
     const s = fresh();
-    assert.equal(s.lastContext('s1'), 0);
+    assert.equal(await s.lastContext('s1'), 0);
     await s.append(main('s1', 'pa'), [asst('a', { input_tokens: 1 })]);
     await new Promise((r) => setTimeout(r, 3)); // mtimes are per key: make "latest" unambiguous
     await s.append(main('s1', 'pb'), [asst('b', { input_tokens: 2 })]);
-    assert.equal(s.lastContext('s1', { projectKey: 'pa' }), 1);
-    assert.equal(s.lastContext('s1', { projectKey: 'pb' }), 2);
-    assert.equal(s.lastContext('s1'), 2, 'without a project: the most recently written one');
-    assert.equal(s.lastContext('s1', { projectKey: 'pc' }), 0);
+    assert.equal(await s.lastContext('s1', { projectKey: 'pa' }), 1);
+    assert.equal(await s.lastContext('s1', { projectKey: 'pb' }), 2);
+    assert.equal(await s.lastContext('s1'), 2, 'without a project: the most recently written one');
+    assert.equal(await s.lastContext('s1', { projectKey: 'pc' }), 0);
     s.close();
   });
 });
@@ -361,7 +361,7 @@ describe('opening the db file', () => {
     const s = new SqliteSessionStore(path);
     await s.append(main(), [u('a'), u('b')]);
     assert.deepEqual(tags(await s.load(main())), ['a', 'b']);
-    assert.ok(s.hasSession('s1'));
+    assert.ok(await s.hasSession('s1'));
     s.close();
   });
 });

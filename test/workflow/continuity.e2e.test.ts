@@ -34,7 +34,7 @@ const wf = new Workflow([new Step('取词', terse, '读 seed.txt,只回文件里
 const rt = new Runtime({ workspace: ${JSON.stringify(p.ws)}, runDir: 'runs' });
 let ctx;
 try { ctx = await wf.run(rt); } finally { rt.close(); }
-const st = wakeState(${JSON.stringify(p.ws)}, { runDir: 'runs' });
+const st = await wakeState(${JSON.stringify(p.ws)}, { runDir: 'runs' });
 console.log(JSON.stringify({ woke: ctx._woke, sessions: ctx._sessions, failed: ctx._failedAt ?? null, state: { woke: st.woke, steps: st.steps, waking: st.waking } }));
 `);
   return p;

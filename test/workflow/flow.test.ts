@@ -190,6 +190,6 @@ test('fork gives the resumed step a new session id, and lineage follows it', asy
   const ctx = await new Workflow([new Step('s', spec, 'p', { fork: true })]).run(rt);
   assert.equal(rt.calls[1]!.fork, true);
   assert.notEqual(ctx._sessions.s, rt.calls[0]!.sessionId);
-  assert.equal(Lineage.peek(rt.runDir, rt.workspace).steps.s, ctx._sessions.s);
+  assert.equal((await Lineage.peek(rt.runDir, rt.workspace)).steps.s, ctx._sessions.s);
   assert.ok(path.isAbsolute(rt.runDir));
 });

@@ -24,7 +24,7 @@ test('starterFlow(ask, { workspace, runDir, timeoutS: 0 }) runs clarify, goal, w
   );
   const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url), onWarning: () => {} });
   try {
-    const flow = starterFlow('写个脚本', { workspace: p.ws, runDir: p.runs, timeoutS: 0, lang: 'zh' });
+    const flow = await starterFlow('写个脚本', { workspace: p.ws, runDir: p.runs, timeoutS: 0, lang: 'zh' });
     const ctx = await flow.workflow.run(rt);
     assert.equal(ctx._failedAt, undefined);
     assert.deepEqual(Object.keys(ctx._results), ['确认需求', '设定目标', '干活']);
