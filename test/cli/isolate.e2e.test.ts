@@ -50,4 +50,13 @@ test('--isolate runs each worker in a git worktree and keeps the notes in the ex
   assert.notEqual(pwd.trim(), p.ws, `the worker ran outside the main checkout (pwd: ${pwd})`);
   assert.match(pwd, /worktrees/, 'a git worktree of the repository');
   assert.deepEqual(sim.unexpected(), []);
+  // `flower status` (no --isolate flag) finds the brief where the run kept it: lineage recorded the workbench
+  const st = await cli(['status', '--json', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url) });
+  assert.equal(st.code, 0, st.stderr);
+  const s = JSON.parse(st.stdout) as { brief: { confirmed: boolean; path: string | null }; woke: number };
+  assert.equal(s.brief.confirmed, true, st.stdout);
+  assert.equal(s.brief.path, path.join(external, 'notes', '需求.md'));
+  assert.equal(s.woke, 1);
+  const human = await cli(['status', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url) });
+  assert.ok(human.stdout.includes(path.join(external, 'notes', '需求.md')), human.stdout);
 });
