@@ -5,6 +5,12 @@
  */
 export { FlowerError, ConfigError, ModelError, GuardDenied, StateCorrupt, InternalError } from './errors.js';
 
+// state: every path (RunLayout), the saved formats, what a run dir remembers (RunRecords), the run lock
+export { RunLayout, FileRunRecords, acquireRunLock, runLockHolder, LINEAGE_VERSION } from './state/index.js';
+export type {
+  RunLayoutInput, RunRecords, LineageRecord, StateNotice, LockHolder, RunLockHeld, RunLockResult, AcquireOptions, FailureKind,
+} from './state/index.js';
+
 // runtime: one agent step on the SDK, its attempt loop, events, manifest, resilience, handoff
 export {
   AgentSpec, Runtime, Manifest, normalize, contextOf, PERMISSION_MODES,

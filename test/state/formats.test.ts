@@ -50,9 +50,11 @@ test('lineage v1 reads with its workbench; a write keeps it version 1 and merges
 test('a step literally named "constructor" is just a step name', async () => {
   const layout = RunLayout.of({ cwd: tmp() });
   const records = new FileRunRecords(layout);
-  await records.updateLineage(layout.workspace, (d) => { d.steps.constructor = 'sid-c'; });
+  const name: string = 'constructor';
+  await records.updateLineage(layout.workspace, (d) => { d.steps[name] = 'sid-c'; });
   const d = await records.readLineage(layout.workspace);
-  assert.equal(d?.steps.constructor, 'sid-c');
+  assert.equal(d?.steps[name], 'sid-c');
+  assert.ok(Object.hasOwn(d!.steps, name));
   assert.equal(Object.hasOwn(d!.steps, 'toString'), false);
 });
 
