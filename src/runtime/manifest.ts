@@ -68,7 +68,7 @@ export class Manifest {
   /** Keep others' rows, replace ours. */
   flush(): Promise<void> {
     return this.records.upsertRows(this.run, this.rows.filter(Boolean), {
-      onNotice: (n) => this.warn(`manifest ${n.path}: ${n.reason}; kept it as ${n.keptAt} and started a new one`),
+      onNotice: (n) => this.warn(`manifest damaged: ${n.reason}; started a new one`),
     });
   }
 
