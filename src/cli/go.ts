@@ -14,6 +14,7 @@ import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { starterFlow, wakeState } from '../workflow/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './program.js';
+import { resolvePlugins } from './skills.js';
 import { JsonRenderer, Renderer } from './render.js';
 import { rescueOnSignals } from './signals.js';
 import { money, tokens } from './term.js';
@@ -85,7 +86,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   }
 
   const rt = new Runtime({
-    layout, env: io.env, handoff: o.handoff, workbench: wb, trim: o.trim, detachChildren: tty,
+    layout, env: io.env, handoff: o.handoff, workbench: wb, trim: o.trim, detachChildren: tty, plugins: resolvePlugins(g, cwd),
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
   const unhook = rescueOnSignals(rt);

@@ -3,6 +3,7 @@ import { AgentSpec, Runtime, type FlowerEvent } from '../runtime/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import { rescueOnSignals } from './signals.js';
 import type { GlobalOptions } from './program.js';
+import { resolvePlugins } from './skills.js';
 
 export interface OnceOptions {
   instructions?: string;
@@ -15,22 +16,29 @@ export interface OnceOptions {
   window?: number;
   /** false with --no-handoff (commander's negation default is true) */
   handoff?: boolean;
+  /** --skills all|a,b: skills this agent may load */
+  skills?: string;
 }
 
 export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io: CliIO): Promise<number> {
   if (o.fork && !o.resume) throw new CliExit(EXIT.usage, 'error: --fork needs --resume SID (it forks an existing session)');
   const tools = o.tools.split(',').map((t) => t.trim()).filter(Boolean);
-  const spec = new AgentSpec({
+  const skills = o.skills === undefined ? undefined : o.skills.trim() === 'all' ? 'all' as const : o.skills.split(',').map((t) => t.trim()).filter(Boolean);
+  let spec = new AgentSpec({
     name: 'ad-hoc',
+    ...(skills !== undefined ? { skills } : {}),
     instructions: o.instructions ?? '',
     allowedTools: tools,
     permissionMode: o.permissionMode,
     ...(o.budget !== undefined ? { maxBudgetUsd: o.budget } : {}),
   });
   const rt = new Runtime({
-    workspace: g.workspace, runDir: g.runDir, env: io.env,
+    workspace: g.workspace, runDir: g.runDir, env: io.env, plugins: resolvePlugins(g, io.cwd ?? process.cwd()),
     handoff: o.handoff !== false, ...(o.window !== undefined ? { window: o.window } : {}),
   });
+  // the plugins named on this command line are this one agent's
+  const named = rt.skills.discovery.plugins.map((p) => p.name);
+  if (named.length) spec = spec.with({ plugins: named });
   const unhook = rescueOnSignals(rt);
   if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
   // handoffs and the model-mismatch warning change what the run costs and where it continues: always shown

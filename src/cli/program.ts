@@ -17,6 +17,8 @@ export interface GlobalOptions {
   verbose: boolean;
   /** NDJSON events on stdout instead of the terminal rendering */
   json?: boolean;
+  /** plugin folders (`--plugin DIR`, repeatable) */
+  plugins?: string[];
 }
 
 const VERSION = '0.1.0';
@@ -39,6 +41,10 @@ function seconds(v: string): number {
   return n;
 }
 
+function collect(v: string, prev: string[]): string[] {
+  return [...prev, v];
+}
+
 function port(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`'${v}' is not a port (0-65535).`);
@@ -53,6 +59,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('-r, --run-dir <dir>', `${N.sessionsDb}, ${N.manifest}, ${N.lineage} — relative to the current directory, not the workspace`, N.runDir)
     .option('-v, --verbose', 'show tool calls, subagent activity and the effective configuration', false)
     .option('--json', 'print the run as NDJSON events on stdout (one JSON object per line) instead of the terminal view', false)
+    .option('--plugin <dir>', 'load a plugin folder (skills, MCP servers) for the roles that declare it; repeatable (also FLOWER_PLUGINS)', collect, [])
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -61,8 +68,8 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .exitOverride();
 
   const globals = (): GlobalOptions => {
-    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; json: boolean }>();
-    return { workspace: o.workspace, runDir: o.runDir, verbose: o.verbose, json: o.json };
+    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; json: boolean; plugin: string[] }>();
+    return { workspace: o.workspace, runDir: o.runDir, verbose: o.verbose, json: o.json, plugins: o.plugin ?? [] };
   };
 
   program
@@ -98,6 +105,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
       return Number(v);
     })
     .option('--no-handoff', "let the harness compact the context itself instead of handing off to a fresh session")
+    .option('--skills <list>', "skills this agent may load: 'all' or comma-separated names (project: .flower/skills/, yours: ~/.config/flower/skills/)")
     .exitOverride()
     .action((prompt: string, o: OnceOptions) => settle(import('./once.js').then((m) => m.once(prompt, o, globals(), io))));
 
@@ -121,6 +129,18 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .description('store your API key or gateway token (and optional gateway URL and model) in ~/.config/flower/.env, private (0600)')
     .exitOverride()
     .action(() => settle(import('./setup.js').then((m) => m.setup(io))));
+
+  const skills = program
+    .command('skills')
+    .description('the skills and plugins a run here loads: .flower/skills/ (project), ~/.config/flower/skills/ (yours), --plugin DIR / FLOWER_PLUGINS')
+    .exitOverride()
+    .action(() => settle(import('./skills.js').then((m) => m.skillsList(globals(), io))));
+  skills
+    .command('new')
+    .description('start a project skill: writes .flower/skills/NAME/SKILL.md from a template')
+    .argument('<name>', 'lowercase letters, digits and hyphens, e.g. deploy-checklist')
+    .exitOverride()
+    .action((name: string) => settle(import('./skills.js').then((m) => m.skillsNew(name, globals(), io))));
 
   program
     .command('status')

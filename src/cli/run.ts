@@ -12,6 +12,7 @@ import { RunLayout } from '../state/index.js';
 import { Lineage, type Workflow } from '../workflow/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './program.js';
+import { resolvePlugins } from './skills.js';
 import { JsonRenderer, Renderer } from './render.js';
 import { rescueOnSignals } from './signals.js';
 import { money } from './term.js';
@@ -61,7 +62,7 @@ export async function run(target: string, o: { new?: boolean }, g: GlobalOptions
   const lang = detectLang(io.env);
   const ui = g.json ? new JsonRenderer(io.stdout, lang) : new Renderer(io.stdout, lang, { verbose: g.verbose });
   const layout = RunLayout.of({ cwd, workspace: g.workspace, runDir: g.runDir });
-  const rt = new Runtime({ layout, env: io.env });
+  const rt = new Runtime({ layout, env: io.env, plugins: resolvePlugins(g, cwd) });
   const unhook = rescueOnSignals(rt);
   if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
   try {

@@ -11,6 +11,8 @@ import { RunLayout } from '../state/index.js';
 import { SqliteSessionStore, projectKeyFor } from '../store/index.js';
 import { wakeState } from '../workflow/index.js';
 import { tilde } from './go.js';
+import { discoverFor } from './skills.js';
+import type { Discovery } from '../skills/index.js';
 import { EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './program.js';
 import { clockDuration, money, tokens } from './term.js';
@@ -25,6 +27,9 @@ export interface StatusReport {
   runs: Array<{ run: string; rows: number; ok: boolean; cost_usd: number; started_at: string; last_step: string }>;
   total_cost_usd: number;
   handoffs: string[];
+  /** project and personal skills, and plugins, a run here would load */
+  skills: Array<{ name: string; source: string; hash: string }>;
+  plugins: Array<{ name: string; dir: string; skills: string[]; mcp_servers: string[] }>;
 }
 
 async function contexts(layout: RunLayout, sids: string[]): Promise<Map<string, number>> {
@@ -49,7 +54,7 @@ async function contexts(layout: RunLayout, sids: string[]): Promise<Map<string, 
  * What the folder remembers. The notes are read where the run kept them: lineage records the workbench
  * (an --isolate run moves it to `<parent>/.flower-<name>`), so status needs no --isolate flag.
  */
-export async function statusOf(workspace: string, runDir: string): Promise<StatusReport> {
+export async function statusOf(workspace: string, runDir: string, found: Discovery = { skills: [], plugins: [], warnings: [] }): Promise<StatusReport> {
   const st = await wakeState(workspace, { runDir, keep: false });
   const layout = st.layout;
   const notes = layout.notes;
@@ -70,12 +75,15 @@ export async function statusOf(workspace: string, runDir: string): Promise<Statu
     })),
     total_cost_usd: rows.reduce((a, r) => a + (r.cost_usd || 0), 0),
     handoffs,
+    skills: found.skills.map((x) => ({ name: x.name, source: x.source, hash: x.hash })),
+    plugins: found.plugins.map((p) => ({ name: p.name, dir: p.dir, skills: p.skills.map((x) => x.name), mcp_servers: p.mcpServers })),
   };
 }
 
 export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
-  const s = await statusOf(path.resolve(cwd, g.workspace), path.resolve(cwd, g.runDir));
+  const found = discoverFor(g, io);
+  const s = await statusOf(path.resolve(cwd, g.workspace), path.resolve(cwd, g.runDir), found);
   if (o.json) {
     io.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
     return EXIT.ok;
@@ -93,6 +101,9 @@ export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO)
   if (s.woke) out.push(`  ${zh ? `已唤醒 ${s.woke} 次,下次是第 ${s.woke + 1} 次` : `woken ${s.woke} times; the next run is wake #${s.woke + 1}`}`);
   for (const st of s.steps) out.push(`  ${st.step} -> ${st.session}${st.context ? ` · ${zh ? '上下文' : 'context'} ${tokens(st.context)}` : ''}`);
   for (const h of s.handoffs) out.push(`  # ${h}`);
+  if (s.skills.length) out.push(`  ${zh ? '技能' : 'skills'}: ${s.skills.map((x) => `${x.name} (${x.source})`).join(', ')}`);
+  for (const p of s.plugins) out.push(`  ${zh ? '插件' : 'plugin'} ${p.name}${p.skills.length ? ` · ${p.skills.join(', ')}` : ''}${p.mcp_servers.length ? ` · MCP ${p.mcp_servers.join(', ')}` : ''}`);
+  for (const w of found.warnings) out.push(`  ! ${w}`);
   if (s.runs.length) {
     const last = s.runs.at(-1)!;
     out.push(`  ${zh ? '最近一次' : 'last run'} ${last.run}: ${last.rows} ${zh ? '行' : 'rows'}, $${money(last.cost_usd)}, ${last.ok ? 'ok' : zh ? '有失败' : 'had failures'}, ${zh ? '最后一步' : 'last step'} ${last.last_step}`);

@@ -7,6 +7,7 @@ import type { AgentDefinition, McpServerConfig } from '@anthropic-ai/claude-agen
 import { detectLang, type Lang } from '../config/lang.js';
 import { ConfigError } from '../errors.js';
 import { isolated } from '../guards/isolate.js';
+import { withSkills, type SkillSelection } from '../skills/index.js';
 import { AgentSpec, type McpServerSource } from '../runtime/spec.js';
 import { CLARIFIER_RULES, COORDINATOR_RULES, JUDGE_RULES, ORACLE_RULES, WORKER_RULES, type RuleText } from './rules.js';
 
@@ -89,6 +90,10 @@ export interface WorkerOptions {
   /** its own git worktree (isolateGuard injects `isolation: 'worktree'`) */
   isolate?: boolean;
   lang?: Lang;
+  /** skills it may load (default `'all'`: the project's and the person's); `[]` for none */
+  skills?: SkillSelection;
+  /** plugins whose skills and MCP tools it may use, by `plugin.json` name or folder */
+  plugins?: string[];
 }
 
 /** A subagent definition. With discipline, its prompt ends with the four-section report contract. */
@@ -102,6 +107,7 @@ export function worker(description: string, prompt: string, o: WorkerOptions = {
     tools: [...(o.tools ?? WORKER_TOOLS)],
     model: o.model ?? 'inherit',
   };
+  if (o.skills !== undefined || o.plugins !== undefined) withSkills(def, { ...(o.skills !== undefined ? { skills: o.skills } : {}), ...(o.plugins ? { plugins: o.plugins } : {}) });
   return o.isolate ? isolated(def) : def;
 }
 
@@ -136,6 +142,8 @@ export interface JudgeOptions {
   lang?: Lang;
   instructions?: string;
   model?: string;
+  /** skills it may read (default `'all'`: a skill that says how to check the work makes a better verdict; loading one is read-only) */
+  skills?: SkillSelection;
 }
 
 /** Sets goals and gives verdicts; runs things only with canRun. */
@@ -150,6 +158,7 @@ export function judge(name: string, o: JudgeOptions = {}): AgentSpec {
     disallowedTools: ACTING_TOOLS.filter((t) => !(canRun && t === 'Bash')),
     mcpServers: ch.mcpServers,
     workbench: false,
+    skills: o.skills ?? 'all',
     ...(o.model !== undefined ? { model: o.model } : {}),
   });
 }

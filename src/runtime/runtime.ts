@@ -15,7 +15,8 @@ import path from 'node:path';
 import type { SessionStore } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError, errorText } from '../errors.js';
 import { FileRunRecords, RunLayout, type RunRecords } from '../state/index.js';
-import { requireCredentials, resolveEnv, type EnvMap, type ResolvedEnv } from '../config/index.js';
+import { configHome, requireCredentials, resolveEnv, type EnvMap, type ResolvedEnv } from '../config/index.js';
+import { pluginDirsFromEnv } from '../skills/index.js';
 import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../store/index.js';
 import { guardHooks, Workbench } from '../guards/index.js';
 import { detectLang, maskSecret, type Lang } from '../config/index.js';
@@ -25,7 +26,8 @@ import { Generations, type Emit } from './handoff.js';
 import { DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, resilienceFromEnv, type ResilienceOptions } from './resilience.js';
 import { INTERRUPT_NOTE, retryable, sleep, waitOnline } from './recover.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
-import { beginRun, buildOptions, childEnv, compactEnv, forgetLocalTranscripts, mergeHooks, newSessionId } from './options.js';
+import { beginRun, buildOptions, childEnv, compactEnv, forgetLocalTranscripts, mergeHooks, newSessionId, privateConfigDir } from './options.js';
+import { SkillKit } from './skills.js';
 import type { AgentSpec, Hooks } from './spec.js';
 import { handoffPolicy, modelMismatch, thresholds, type HandoffPolicy } from './window.js';
 
@@ -86,6 +88,13 @@ export interface RuntimeOptions {
   resilience?: boolean | Partial<ResilienceOptions>;
   /** terminal language for the fixed prompts flower sends (default from FLOWER_LANG / LANG) */
   lang?: Lang;
+  /**
+   * Plugin folders to load (`--plugin DIR`), added to FLOWER_PLUGINS. Project skills
+   * (`<workspace>/.flower/skills`) and the person's (`~/.config/flower/skills`) are found on their own;
+   * `skills: false` turns all of it off.
+   */
+  plugins?: string[];
+  skills?: boolean;
 }
 
 export interface RunOptions {
@@ -136,6 +145,8 @@ export class Runtime {
   private interruptRequest: { remark: string } | null = null;
   private closed = false;
   private total = 0;
+  /** project, personal and plugin skills, discovered once */
+  readonly skills: SkillKit;
 
   constructor(o: RuntimeOptions = {}) {
     const env = o.env ?? process.env;
@@ -173,6 +184,13 @@ export class Runtime {
     this.hand = handoffPolicy(this.resolved.env, o.handoff, o.window);
     this.lang = o.lang ?? detectLang(env);
     this.detachChildren = o.detachChildren ?? false;
+    this.skills = o.skills === false
+      ? new SkillKit({ skills: [], plugins: [], warnings: [] }, null)
+      : SkillKit.load({
+        projectDir: this.layout.projectSkills,
+        userDir: path.join(configHome(this.resolved.env), 'skills'),
+        pluginDirs: [...(o.plugins ?? []), ...pluginDirsFromEnv(this.resolved.env.FLOWER_PLUGINS)],
+      }, privateConfigDir(), this.warn);
     const base = resilienceFromEnv(this.resolved.env, DEFAULT_RESILIENCE);
     this.policy = o.resilience === false ? null : { ...base, ...(typeof o.resilience === 'object' ? o.resilience : {}) };
   }
@@ -187,7 +205,9 @@ export class Runtime {
     const t = thresholds(this.hand);
     const handoff = this.hand.enabled ? `window ${this.hand.window} (hand off at ${t.at})` : 'handoff off';
     const files = this.resolved.read.length ? this.resolved.read.join(', ') : 'none';
-    return `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} · model ${e.ANTHROPIC_MODEL || '(default)'} · ${cred} · ${handoff} · .env files read: ${files}`;
+    const skills = this.skills.describe();
+    return `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} · model ${e.ANTHROPIC_MODEL || '(default)'} · ${cred} · ${handoff} · .env files read: ${files}`
+      + (skills.length ? skills.map((l) => `\n. ${l}`).join('') : '');
   }
 
   /** Is this session still in sessions.db (for this workspace)? */
@@ -255,6 +275,7 @@ export class Runtime {
         result.attempts = failed + 1;
         const outcome = await this.attempt(spec, text, step, {
           ...opts, resume, fork, resumeAt, sessionId, shouldBreak: (ctx) => gens.due(ctx),
+          onSkills: (record) => { if (record.length) result.skills = record; },
         }, announce);
         this.absorb(result, outcome);
         this.checkModel(spec, outcome, emit);
@@ -345,6 +366,7 @@ export class Runtime {
     o: Omit<RunOptions, 'resume' | 'fork' | 'resumeAt'> & {
       resume?: string | undefined; fork?: boolean; resumeAt?: string | undefined; sessionId?: string | undefined;
       shouldBreak?: (context: number) => InterruptCause | null;
+      onSkills?: (record: Array<{ name: string; hash: string }>) => void;
     },
     announce: (sid: string) => Promise<void>,
   ): Promise<AttemptOutcome> {
@@ -352,8 +374,9 @@ export class Runtime {
     const before = o.resume ? await this.costSoFar(o.resume) : 0;
     const env = childEnv({ base: this.resolved.env, spec, maxRetries: this.cliRetries, extra: compactEnv(spec, this.hand.enabled) });
     const wb = this.workbench;
+    const skills = this.skills.plan(spec);
     // the walls are hooks, never prompt wording: every role gets its guards, whatever the caller passed
-    const hooks = mergeHooks(guardHooks(spec, { ...(wb ? { workbench: wb } : {}), lang: this.lang }), o.hooks);
+    const hooks = mergeHooks(guardHooks(spec, { ...(wb ? { workbench: wb } : {}), lang: this.lang }), this.skills.hooks(skills), o.hooks);
     const options = buildOptions({
       spec, cwd: this.workspace, store: this.store, env, abortController: new AbortController(),
       ...(o.resume ? { resume: o.resume } : {}), ...(o.fork ? { fork: true } : {}), ...(o.resumeAt ? { resumeAt: o.resumeAt } : {}),
@@ -361,6 +384,8 @@ export class Runtime {
       ...(wb?.external ? { additionalDirectories: [wb.root] } : {}),
       ...(this.detachChildren ? { detached: true } : {}),
     });
+    this.skills.apply(options, skills);
+    o.onSkills?.(skills.record);
     // the index goes into the FIRST user message of a NEW session only (issue #22: in the system
     // prompt it broke the prompt cache; repeated on resume it duplicates)
     if (wb && spec.workbench && !o.resume) {

@@ -5,6 +5,7 @@
  */
 import type { AgentDefinition, HookCallbackMatcher, HookEvent, McpServerConfig, PermissionMode } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError } from '../errors.js';
+import type { SkillSelection } from '../skills/index.js';
 
 export type Hooks = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
 
@@ -46,6 +47,13 @@ export interface AgentSpecOptions {
   workbench?: boolean;
   /** hands-on tools are denied on the main thread by a hook */
   delegateOnly?: boolean;
+  /**
+   * Skills this agent may load with the Skill tool: `'all'` (the project's and the person's), names
+   * (`name` or `plugin:name`), or `[]` (default). Workers choose theirs with `worker(…, { skills })`.
+   */
+  skills?: SkillSelection;
+  /** plugins (by `plugin.json` name or folder) whose skills and MCP tools this agent may use */
+  plugins?: string[];
 }
 
 export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto'];
@@ -68,6 +76,8 @@ export class AgentSpec {
   readonly glance: boolean;
   readonly workbench: boolean;
   readonly delegateOnly: boolean;
+  readonly skills?: SkillSelection;
+  readonly plugins?: readonly string[];
 
   constructor(o: AgentSpecOptions) {
     if (!o || typeof o.name !== 'string' || !o.name.trim()) {
@@ -98,6 +108,13 @@ export class AgentSpec {
     this.glance = o.glance ?? false;
     this.workbench = o.workbench ?? true;
     this.delegateOnly = o.delegateOnly ?? false;
+    if (o.skills !== undefined) {
+      if (o.skills !== 'all' && !(Array.isArray(o.skills) && o.skills.every((x) => typeof x === 'string'))) {
+        throw new ConfigError('bad-spec', `AgentSpec '${o.name}': skills must be 'all' or a list of skill names, got ${JSON.stringify(o.skills)}.`);
+      }
+      this.skills = o.skills === 'all' ? 'all' : [...o.skills];
+    }
+    if (o.plugins !== undefined) this.plugins = [...o.plugins];
   }
 
   /** A copy with some fields replaced (specs are values; roles derive variants from them). */
@@ -125,6 +142,8 @@ export class AgentSpec {
     if (this.hooks !== undefined) o.hooks = this.hooks;
     if (this.agents !== undefined) o.agents = this.agents;
     if (this.compact !== undefined) o.compact = this.compact;
+    if (this.skills !== undefined) o.skills = this.skills === 'all' ? 'all' : [...this.skills];
+    if (this.plugins !== undefined) o.plugins = [...this.plugins];
     return o;
   }
 }

@@ -6,3 +6,4 @@ export type { SkillInfo, PluginInfo, SkillSource, SkillSources, Discovery } from
 export { buildBundle } from './bundle.js';
 export { selectFor, skillAllowed, sessionPlugins, skillsBriefing, qualified, pluginServerTool } from './select.js';
 export type { SkillSelection, RoleSkillsInput, RoleSkills } from './select.js';
+export { SKILLS, withSkills, skillsOf } from './mark.js';

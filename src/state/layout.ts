@@ -29,6 +29,8 @@ export const NAMES = Object.freeze({
   qa: '问答记录.md',
   handoffPrefix: '交接-',
   handoffArchive: '交接',
+  /** project skills, versioned with the project: `<workspace>/.flower/skills/<name>/SKILL.md` */
+  skills: 'skills',
 });
 
 /** The workbench folders the index lists, in order. spill/ is not listed: its pointers say where. */
@@ -111,6 +113,8 @@ export class RunLayout implements WorkbenchPaths {
   readonly handoffArchive: string;
   /** where resume views spill trimmed tool results: always inside the workspace, so Read reaches it */
   readonly viewSpill: string;
+  /** project skills: always in the workspace (they are versioned with it), even when the workbench moves */
+  readonly projectSkills: string;
 
   private constructor(readonly input: Readonly<RunLayoutInput>) {
     this.cwd = path.resolve(input.cwd ?? process.cwd());
@@ -138,6 +142,7 @@ export class RunLayout implements WorkbenchPaths {
     this.archive = path.join(this.notes, NAMES.archive);
     this.handoffArchive = path.join(this.archive, NAMES.handoffArchive);
     this.viewSpill = path.join(this.workspace, NAMES.workbenchDir, NAMES.spill);
+    this.projectSkills = path.join(this.workspace, NAMES.workbenchDir, NAMES.skills);
   }
 
   static of(input: RunLayoutInput = {}): RunLayout {
