@@ -34,7 +34,6 @@ const ALLOWED: Array<[string, string]> = [
   ['git for-each-ref', "git for-each-ref --format='%(refname)' refs/heads"],
   ['git symbolic-ref reads HEAD', 'git symbolic-ref --short HEAD'],
   ['git whatchanged', 'git whatchanged -1'],
-  ['git hash-object without -w', 'git hash-object README.md'],
   ['git cat-file', 'git cat-file -p HEAD'],
   ['git count-objects', 'git count-objects -v'],
   ['git check-ignore', 'git check-ignore -v dist/x.js'],
@@ -42,15 +41,12 @@ const ALLOWED: Array<[string, string]> = [
   ['git config --get', 'git config --get user.email'],
   ['git config --list', 'git config --list'],
   ['git config get (new syntax)', 'git config get user.name'],
-  ['git -C dir status', 'git -C ../other status'],
   ['git --no-pager log', 'git --no-pager log -3'],
   ['git ls-tree', 'git ls-tree HEAD src'],
   ['git merge-base', 'git merge-base main HEAD'],
   // files and system
   ['ls', 'ls'],
   ['ls -la', 'ls -la'],
-  ['ll', 'll'],
-  ['dir', 'dir'],
   ['pwd', 'pwd'],
   ['df -h', 'df -h'],
   ['du -sh', 'du -sh node_modules'],
@@ -64,24 +60,11 @@ const ALLOWED: Array<[string, string]> = [
   ['hostname', 'hostname'],
   ['hostname -I', 'hostname -I'],
   ['id', 'id -u'],
-  ['env alone prints', 'env'],
-  ['env piped into grep', 'env | grep PATH'],
-  ['printenv a variable', 'printenv HOME'],
   // processes
   ['ps aux', 'ps aux'],
   ['ps piped into grep', 'ps aux | grep node'],
-  ['top in batch mode', 'top -b -n 1'],
-  ['jobs', 'jobs'],
-  ['lsof a port', 'lsof -i :3000'],
-  ['netstat', 'netstat -tlnp'],
   ['ss', 'ss -tlnp'],
   ['pgrep', 'pgrep -f vite'],
-  ['systemctl status', 'systemctl status nginx'],
-  ['systemctl --user status', 'systemctl --user status foo'],
-  ['docker ps', 'docker ps -a'],
-  ['docker images', 'docker images'],
-  ['kubectl get', 'kubectl get pods -n web'],
-  ['kubectl -n before get', 'kubectl -n web get pods'],
   // file reading
   ['cat', 'cat README.md'],
   ['head -n', 'head -n 40 src/index.ts'],
@@ -93,10 +76,7 @@ const ALLOWED: Array<[string, string]> = [
   ['find -newer only compares times', 'find src -newer package.json -type f'],
   ['tree -L', 'tree -L 2'],
   ['echo', 'echo hello'],
-  ['echo with a variable', 'echo $HOME'],
-  ['echo with a braced variable', 'echo "${PATH}"'],
   // probes
-  ['command -v', 'command -v node'],
   ['type', 'type -a python3'],
   ['which several', 'which g++ clang++ make'],
   ['whereis', 'whereis gcc'],
@@ -105,7 +85,6 @@ const ALLOWED: Array<[string, string]> = [
   ['locale', 'locale -a'],
   ['nproc', 'nproc'],
   ['getconf', 'getconf PAGE_SIZE'],
-  ['sw_vers', 'sw_vers'],
   // filters
   ['grep -rn', 'grep -rn TODO src'],
   ['grep with a quoted > is literal', 'grep "a>b" notes.txt'],
@@ -137,14 +116,16 @@ const ALLOWED: Array<[string, string]> = [
   ['diff', 'diff -u a.txt b.txt'],
   // composition
   ['&& chains', 'git status && git log -1'],
-  ['|| chains', 'cat .env 2>/dev/null || echo missing'],
   ['; sequences', 'pwd; ls; whoami'],
   ['a trailing ; is fine', 'ls;'],
   ['newline separates commands', 'pwd\nls -la'],
   ['|& pipes both streams', 'git log |& head'],
   ['2>&1 is allowed', 'ls missing 2>&1 | head'],
-  ['&>/dev/null is allowed', 'command -v node &>/dev/null && echo yes'],
-  ['>/dev/null discards', 'command -v gcc >/dev/null 2>&1 && echo found'],
+  ['&>/dev/null is allowed', 'which node &>/dev/null && echo yes'],
+  ['|| chains', 'cat notes.txt 2>/dev/null || echo missing'],
+  ['(flipped) < reads a plain file', 'wc -l < file'],
+  ['(flipped) cd DIR && glance', 'cd src && ls'],
+  ['>/dev/null discards', 'which gcc >/dev/null 2>&1 && echo found'],
   ['>&2 duplicates a descriptor', 'echo oops >&2'],
   ['a comment is ignored', 'ls # list files'],
   ['escaped space in a path', 'cat my\\ file.txt'],
@@ -156,6 +137,28 @@ const ALLOWED: Array<[string, string]> = [
 ];
 
 const REFUSED: Array<[string, string]> = [
+  // flipped from allowed (issue 10): they leak the environment, pick another repo, or talk to daemons
+  ['(flipped) git -C dir status', 'git -C ../other status'],
+  ['(flipped) ll', 'll'],
+  ['(flipped) dir', 'dir'],
+  ['(flipped) env alone prints', 'env'],
+  ['(flipped) env piped into grep', 'env | grep PATH'],
+  ['(flipped) printenv a variable', 'printenv HOME'],
+  ['(flipped) top in batch mode', 'top -b -n 1'],
+  ['(flipped) jobs', 'jobs'],
+  ['(flipped) lsof a port', 'lsof -i :3000'],
+  ['(flipped) netstat', 'netstat -tlnp'],
+  ['(flipped) systemctl status', 'systemctl status nginx'],
+  ['(flipped) systemctl --user status', 'systemctl --user status foo'],
+  ['(flipped) docker ps', 'docker ps -a'],
+  ['(flipped) docker images', 'docker images'],
+  ['(flipped) kubectl get', 'kubectl get pods -n web'],
+  ['(flipped) kubectl -n before get', 'kubectl -n web get pods'],
+  ['(flipped) echo with a variable', 'echo $HOME'],
+  ['(flipped) echo with a braced variable', 'echo "${PATH}"'],
+  ['(flipped) command -v', 'command -v node'],
+  ['(flipped) sw_vers', 'sw_vers'],
+  ['(flipped) || chains', 'cat .env 2>/dev/null || echo missing'],
   // substitution
   ['$( … ) substitution', 'echo $(rm -rf /)'],
   ['$( … ) inside double quotes', 'echo "$(id)"'],
@@ -171,7 +174,6 @@ const REFUSED: Array<[string, string]> = [
   ['&> into a file', 'ls &> all.log'],
   ['>| clobbers', 'echo x >| f'],
   ['>&file writes a file', 'ls >&out.log'],
-  ['< reads through the shell', 'wc -l < file'],
   ['here-doc', 'cat <<EOF\nx\nEOF'],
   ['here-string', 'grep x <<< "$v"'],
   ['redirection without a target', 'ls >'],
@@ -190,7 +192,6 @@ const REFUSED: Array<[string, string]> = [
   ['. (dot)', '. ./env.sh'],
   ['tee', 'echo x | tee f'],
   ['sudo', 'sudo ls'],
-  ['cd changes shell state', 'cd src && ls'],
   // sed
   ['sed -i', "sed -i 's/a/b/' f"],
   ['sed -i with a suffix', "sed -i.bak 's/a/b/' f"],
@@ -251,6 +252,7 @@ const REFUSED: Array<[string, string]> = [
   ['git reflog expire', 'git reflog expire --all'],
   ['git symbolic-ref writing HEAD', 'git symbolic-ref HEAD refs/heads/x'],
   ['git hash-object -w', 'git hash-object -w f'],
+  ['(flipped) git hash-object is not on the allowlist', 'git hash-object README.md'],
   ['git config setting a value', 'git config user.name x'],
   ['git config --unset', 'git config --get x --unset y'],
   ['git -c can install a pager', "git -c core.pager='sh -c id' log"],
@@ -331,17 +333,18 @@ for (const [behaviour, command] of REFUSED) {
 
 test('a refusal names what was wrong', () => {
   const v = judgeEphemeral('git status && sed -i s/a/b/ f');
-  assert.deepEqual(v, { ok: false, reason: 'sed -i edits files in place' });
+  assert.equal(v.ok, false);
+  if (!v.ok) assert.match(v.reason, /`-i` edits files in place; a worker can run it/);
   const u = judgeEphemeral('frobnicate --all');
   assert.equal(u.ok, false);
-  if (!u.ok) assert.match(u.reason, /`frobnicate` is not a read-only verb/);
+  if (!u.ok) assert.match(u.reason, /`frobnicate` is not a read-only verb a glance may use; a worker can run it/);
 });
 
 test('the verb table names every spec verb group', () => {
-  for (const v of ['git', 'ls', 'ps', 'cat', 'which', 'grep', 'sed', 'awk', 'jq', 'systemctl', 'docker', 'kubectl', 'command', 'type']) {
+  for (const v of ['git', 'ls', 'ps', 'cat', 'which', 'grep', 'sed', 'awk', 'jq', 'type', 'find', 'sha256sum', 'cd']) {
     assert.ok(EPHEMERAL_VERBS.includes(v), v);
   }
-  assert.ok(!EPHEMERAL_VERBS.includes('rm'));
+  for (const v of ['rm', 'env', 'printenv', 'kubectl', 'docker', 'systemctl', 'jobs', 'command', 'xargs']) assert.ok(!EPHEMERAL_VERBS.includes(v), v);
 });
 
 test('a very long pipeline is judged segment by segment, to the last one', () => {

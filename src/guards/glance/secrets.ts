@@ -1,0 +1,49 @@
+// Paths a glance must never read: credential files and process environments. Checked on every file-like
+// word (operands, option values, `< file`), including glob words, whose pattern is matched against
+// sample secret names — `cat .e*` is refused as surely as `cat .env`.
+import type { Word } from './lexer.js';
+
+/** A path component that names a credential file. */
+const SECRET_NAME = /^(\.env(\..*)?|environ|\.netrc|\.git-credentials|\.credentials\.json|credentials(\.json)?|\.npmrc|\.pypirc|id_(rsa|dsa|ecdsa|ed25519)(_sk)?|\.pgpass|\.Xauthority)$/;
+/** Folders whose content is credentials (flower's own config holds the API key). */
+const SECRET_DIR = /(^|\/)(\.config\/flower|\.ssh|\.aws|\.gnupg|\.docker|\.kube)(\/|$)/;
+/** Names a glob is tried against. */
+const SAMPLES = ['.env', '.env.local', '.env.previous', 'environ', '.netrc', '.git-credentials', '.credentials.json', 'credentials', '.npmrc', 'id_rsa', 'id_ed25519', '.pgpass'];
+
+/** Turns one glob component into a RegExp (bash rules: `*`/`?` never match a leading dot). */
+function componentRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') re += '.*';
+    else if (c === '?') re += '.';
+    else if (c === '[') {
+      const j = glob.indexOf(']', i + 2);
+      if (j < 0) re += '\\[';
+      else { re += `[${glob.slice(i + 1, j).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`; i = j; }
+    } else re += c.replace(/[.+^${}()|\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/** Why `w` names a secret, or null. `kind` says what the word is used as (for the message). */
+export function secretPath(w: Word): string | null {
+  // `HEAD:.env` (git show), `--file=.env`: look at every piece a path could hide in
+  const pieces = w.text.split(/[/:=]/);
+  const named = pieces.find((p) => SECRET_NAME.test(p));
+  if (named !== undefined) return `\`${w.text}\` names a credential file (\`${named}\`); glances never read secrets`;
+  if (SECRET_DIR.test(w.text) || /(^|\/)proc\/[^/]+\/(environ|cmdline|mem)$/.test(w.text)) {
+    return `\`${w.text}\` is in a folder that holds credentials; glances never read secrets`;
+  }
+  if (w.glob) {
+    for (const piece of pieces) {
+      if (!/[*?[]/.test(piece)) continue;
+      let re: RegExp;
+      try { re = componentRegExp(piece); } catch { return `the glob \`${w.text}\` cannot be checked`; }
+      const hit = SAMPLES.find((s) => re.test(s) && (s[0] !== '.' || piece[0] === '.'));
+      if (hit !== undefined) return `the glob \`${w.text}\` could match a credential file (\`${hit}\`); glances never read secrets`;
+    }
+    if (/(^|\/)proc\//.test(w.text) || /\.(config|ssh|aws|claude)/.test(w.text)) return `the glob \`${w.text}\` reaches into a folder that holds secrets`;
+  }
+  return null;
+}
