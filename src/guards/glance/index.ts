@@ -2,7 +2,7 @@
 // table. Pure; imports nothing from flower. See docs/roles.md "Glances" for the rules.
 import { lex, type Word } from './lexer.js';
 import { getopt } from './getopt.js';
-import { secretPath } from './secrets.js';
+import { secretPath, recursiveReach, deviceWord } from './secrets.js';
 import { dispatch, type VerbRule } from './rule.js';
 import { FILE_VERBS } from './verbs-files.js';
 import { SYSTEM_VERBS, PROCESS_VERBS } from './verbs-system.js';
@@ -10,7 +10,7 @@ import { git } from './git.js';
 
 export type EphemeralVerdict = { ok: true } | { ok: false; reason: string };
 
-const VERBS: Readonly<Record<string, VerbRule>> = { ...FILE_VERBS, ...SYSTEM_VERBS, ...PROCESS_VERBS, git: { custom: git, textOperands: true } };
+const VERBS: Readonly<Record<string, VerbRule>> = { ...FILE_VERBS, ...SYSTEM_VERBS, ...PROCESS_VERBS, git: { custom: git } };
 
 /** Verbs refused by name, with the reason the model reads. */
 const NAMED: Readonly<Record<string, string>> = {
@@ -24,7 +24,10 @@ const NAMED: Readonly<Record<string, string>> = {
 
 export const EPHEMERAL_VERBS: readonly string[] = Object.freeze(Object.keys(VERBS).sort());
 
-function judgeCommand(words: readonly Word[]): string | null {
+/** What earlier commands of the same line told about the folder: after `cd src`, `.` is no longer the workspace root. */
+interface LineState { inSubfolder: boolean }
+
+function judgeCommand(words: readonly Word[], line: LineState): string | null {
   const [verbWord, ...args] = words;
   if (!verbWord) return 'an empty command';
   const verb = verbWord.text;
@@ -33,7 +36,10 @@ function judgeCommand(words: readonly Word[]): string | null {
   const rule = Object.hasOwn(VERBS, verb) ? VERBS[verb]! : undefined;
   if (!rule) return `\`${verb}\` is not a read-only verb a glance may use; ${dispatch}`;
   for (const w of args) {
-    if (w.glob && w.text.startsWith('-')) return `the option-like glob \`${w.text}\` could expand to any option; ${dispatch}`;
+    const dev = deviceWord(w, false);
+    if (dev) return `${dev}; ${dispatch}`;
+    // `--include=*.ts` can only expand to `--include=…` (the same option), so a literal `--name=` prefix is safe
+    if (w.glob && w.text.startsWith('-') && !/^--[\w-]+=/.test(w.text)) return `the option-like glob \`${w.text}\` could expand to any option; ${dispatch}`;
     if (w.globLead && !rule.globSafe) return `the glob \`${w.text}\` could expand to a file named like an option of \`${verb}\`; write \`./${w.text}\` or dispatch a worker`;
   }
   if (rule.custom) {
@@ -55,8 +61,18 @@ function judgeCommand(words: readonly Word[]): string | null {
     const r = secretPath({ text: o.value, glob: false, globLead: false });
     if (r) return r;
   }
+  if (rule.recursive?.(p)) {
+    const patternGiven = rule.pattern && p.options.some((o) => rule.pattern!.unlessOptions.includes(o.name));
+    const folders = rule.pattern && !patternGiven ? p.operands.slice(1) : p.operands;
+    const excludes = p.options.some((o) => /exclude|glob|^-g$/.test(o.name) && /\.env/.test(o.value ?? ''));
+    const r = recursiveReach(verb, folders, excludes || line.inSubfolder);
+    if (r) return r;
+  }
   return rule.check ? rule.check(p) : null;
 }
+
+/** A relative folder below the current one (`src`, `packages/a`): recursive reads there cannot reach `./.env`. */
+const isSubfolder = (dir: string): boolean => /^(\.\/)?[\w@+-][\w.@+-]*(\/[\w@+-][\w.@+-]*)*\/?$/.test(dir) && !/(^|\/)\.\.?(\/|$)/.test(dir);
 
 const firstSecret = (ws: readonly Word[]): string | null => {
   for (const w of ws) {
@@ -70,15 +86,17 @@ const firstSecret = (ws: readonly Word[]): string | null => {
 export function judgeGlance(command: string): EphemeralVerdict {
   const lexed = lex(command);
   if (!lexed.ok) return { ok: false, reason: lexed.ok === false && lexed.reason.includes(dispatch) ? lexed.reason : `${lexed.reason}; ${dispatch}` };
+  const line: LineState = { inSubfolder: false };
   for (const c of lexed.commands) {
     for (const r of c.redirects) {
       if (r.kind === 'in') {
-        const s = secretPath(r.target);
+        const s = secretPath(r.target) ?? deviceWord(r.target, true);
         if (s) return { ok: false, reason: s };
       }
     }
-    const r = judgeCommand(c.words);
+    const r = judgeCommand(c.words, line);
     if (r) return { ok: false, reason: r };
+    if (c.words[0]?.text === 'cd') line.inSubfolder = isSubfolder(c.words[c.words.length - 1]!.text);
   }
   return { ok: true };
 }

@@ -18,6 +18,8 @@ export interface VerbRule {
   readonly patternOptions?: readonly string[];
   /** every operand is text, not a path (echo, tr, basename) */
   readonly textOperands?: boolean;
+  /** whether these options make the verb read whole folder trees (grep -r, rg --hidden, diff -r) */
+  readonly recursive?: (a: Args) => boolean;
   /** the verb's own rules once options are parsed (positions, programs, values) */
   readonly check?: (a: Args) => string | null;
   /** a verb whose arguments are not getopt-shaped (find, test, xxd, toolchains): judges the raw words */

@@ -7,8 +7,12 @@ import type { Word } from './lexer.js';
 const SECRET_NAME = /^(\.env(\..*)?|environ|\.netrc|\.git-credentials|\.credentials\.json|credentials(\.json)?|\.npmrc|\.pypirc|id_(rsa|dsa|ecdsa|ed25519)(_sk)?|\.pgpass|\.Xauthority)$/;
 /** Folders whose content is credentials (flower's own config holds the API key). */
 const SECRET_DIR = /(^|\/)(\.config\/flower|\.ssh|\.aws|\.gnupg|\.docker|\.kube)(\/|$)/;
-/** Names a glob is tried against. */
-const SAMPLES = ['.env', '.env.local', '.env.previous', 'environ', '.netrc', '.git-credentials', '.credentials.json', 'credentials', '.npmrc', 'id_rsa', 'id_ed25519', '.pgpass'];
+/**
+ * Names a glob is tried against: the dot-named credential files (a `*` never matches a leading dot, so
+ * `ls *` cannot reach them); the undotted ones (`environ`, `credentials`, `id_rsa`) live in folders that
+ * are refused as a whole.
+ */
+const SAMPLES = ['.env', '.env.local', '.env.previous', '.netrc', '.git-credentials', '.credentials.json', '.npmrc', '.pgpass'];
 
 /** Turns one glob component into a RegExp (bash rules: `*`/`?` never match a leading dot). */
 function componentRegExp(glob: string): RegExp {
@@ -40,10 +44,32 @@ export function secretPath(w: Word): string | null {
       if (!/[*?[]/.test(piece)) continue;
       let re: RegExp;
       try { re = componentRegExp(piece); } catch { return `the glob \`${w.text}\` cannot be checked`; }
-      const hit = SAMPLES.find((s) => re.test(s) && (s[0] !== '.' || piece[0] === '.'));
+      const hit = SAMPLES.find((s) => re.test(s) && piece[0] === '.');
       if (hit !== undefined) return `the glob \`${w.text}\` could match a credential file (\`${hit}\`); glances never read secrets`;
     }
     if (/(^|\/)proc\//.test(w.text) || /\.(config|ssh|aws|claude)/.test(w.text)) return `the glob \`${w.text}\` reaches into a folder that holds secrets`;
   }
+  return null;
+}
+
+/** Folders that may hold a credential file directly (`./.env`, `~/.config/flower/.env`). */
+const ROOTISH = /^(\.|\.\/|\.\.(\/\.\.)*\/?|~\/?|\/|\/(home|root|etc|proc)(\/[^/]*)?\/?|~\/\.config\/?)$/;
+
+/**
+ * Why searching the contents of `folders` recursively could print a credential file, or null. A
+ * recursive grep over `.` reads `./.env`; naming a subfolder (`src`) or excluding `.env*` is fine.
+ */
+export function recursiveReach(verb: string, folders: readonly Word[], excludesEnv: boolean): string | null {
+  if (excludesEnv) return null;
+  const top = folders.length === 0 ? '.' : folders.find((w) => ROOTISH.test(w.text) || w.globLead)?.text;
+  return top === undefined
+    ? null
+    : `a recursive \`${verb}\` over \`${top}\` would read credential files such as \`.env\`; name a subfolder (e.g. \`src\`) or add \`--exclude='.env*'\``;
+}
+
+/** Bash opens `/dev/tcp/HOST/PORT` as a network socket; other devices can block or never end. */
+export function deviceWord(w: Word, redirect: boolean): string | null {
+  if (/^\/dev\/(tcp|udp)\//.test(w.text)) return `\`${w.text}\` opens a network connection`;
+  if (redirect && w.text.startsWith('/dev/') && w.text !== '/dev/null') return `reading \`${w.text}\` through \`<\` can block or never end`;
   return null;
 }

@@ -1,6 +1,7 @@
 // Tables for file and text tools (GNU coreutils, grep, ripgrep and friends). Option letters are the
 // tools' own; anything not listed refuses. Options that write, run or never return are listed under
 // `refused` so an abbreviation of them is recognised and named.
+import { has } from './getopt.js';
 import { type VerbRule, atMost } from './rule.js';
 
 const ls: VerbRule = {
@@ -60,12 +61,15 @@ const grep: VerbRule = {
   pattern: { unlessOptions: ['-e', '--regexp', '-f', '--file'] },
   patternOptions: ['-e', '--regexp'],
   table: { short: 'abcEFGhHiIlLnoPqrRsTuUvVwxyzZA:B:C:d:D:e:f:m:', numeric: true, long: GREP_LONG },
+  recursive: (a) => has(a, '-r', '-R', '--recursive', '--dereference-recursive') || a.options.some((o) => (o.name === '-d' || o.name === '--directories') && o.value === 'recurse'),
 };
 
 const rgRun = 'runs another program on each file';
 const rg: VerbRule = {
   pattern: { unlessOptions: ['-e', '--regexp', '-f', '--file', '--files', '--type-list'] },
   patternOptions: ['-e', '--regexp', '-r', '--replace'],
+  // ripgrep skips hidden files (`.env`) unless told otherwise
+  recursive: (a) => has(a, '--hidden', '-u', '--unrestricted', '-.', '--no-ignore'),
   table: {
     short: 'abcFHhiIlLnNoOpPqsSuUvVwxy0.e:f:g:t:T:A:B:C:m:M:j:r:E:d:',
     long: ['regexp=', 'file=', 'glob=', 'iglob=', 'type=', 'type-not=', 'type-list', 'hidden', 'no-hidden', 'no-ignore', 'no-ignore-vcs', 'no-ignore-dot',
@@ -106,6 +110,7 @@ const rev: VerbRule = { globSafe: true, table: { short: '0', long: ['zero', 'hel
 
 const diff: VerbRule = {
   globSafe: true,
+  recursive: (a) => has(a, '-r', '--recursive'),
   table: {
     short: 'abBcdeEfiNnpqrsStTuvwyZyC:D:F:I:L:S:U:W:x:X:', numeric: true,
     long: ['brief', 'report-identical-files', 'unified=?', 'context=?', 'normal', 'ed', 'rcs', 'side-by-side', 'width=', 'left-column', 'suppress-common-lines',

@@ -202,9 +202,11 @@ const PS: OptionTable = {
   long: ['sort=', 'format=', 'pid=', 'ppid=', 'user=', 'User=', 'group=', 'Group=', 'forest', 'no-headers', 'headers', 'cols=', 'columns=', 'width=', 'lines=', 'rows=', 'sid=', 'tty=', 'deselect', 'quick-pid=', 'help', 'version'],
 };
 function ps(args: readonly Word[]): string | null {
-  for (const w of args) if (!w.text.startsWith('-') && /^[a-zA-Z]+$/.test(w.text) && w.text.includes('e')) return `\`ps ${w.text}\`: BSD \`e\` prints each process's environment, which holds secrets; ${dispatch}`;
-  const p = getopt(PS, args.filter((w) => w.text.startsWith('-')));
-  return p.ok ? null : `ps: ${p.reason}`;
+  const p = getopt(PS, args);
+  if (!p.ok) return `ps: ${p.reason}`;
+  // what getopt left as operands are BSD-style option words (`aux`)
+  const bsd = p.operands.find((w) => /^[a-zA-Z]+$/.test(w.text) && w.text.includes('e'));
+  return bsd ? `\`ps ${bsd.text}\`: BSD \`e\` prints each process's environment, which holds secrets; ${dispatch}` : null;
 }
 
 export const PROCESS_VERBS: Readonly<Record<string, VerbRule>> = {
@@ -213,5 +215,24 @@ export const PROCESS_VERBS: Readonly<Record<string, VerbRule>> = {
   whereis: { textOperands: true, table: { short: 'bmsulBMSf' } },
   getconf: { textOperands: true, table: { short: 'a', long: ['all'] } },
   locale: { textOperands: true, table: { short: 'amvck', long: ['all-locales', 'charmaps', 'verbose', 'category-name', 'keyword-name', 'help', 'version'] } },
+  xxd: { custom: xxd },
   ss: { table: { short: 'hVHnraloeimpTsbEZxtuwSd046MO', long: ['numeric', 'resolve', 'all', 'listening', 'options', 'extended', 'memory', 'processes', 'info', 'summary', 'tcp', 'udp', 'unix', 'raw', 'ipv4', 'ipv6', 'no-header', 'oneline', 'help', 'version'], refused: { '-K': 'kills sockets', '--kill': 'kills sockets', '-D': 'writes a dump file', '--diag': 'writes a dump file', '-F': 'reads a filter file', '--filter': 'reads a filter file' } } },
 };
+
+// xxd has single-dash long options matched by prefix (`-ps`, `-len`), so getopt clustering does not apply;
+// `xxd IN OUT` writes OUT, so a glance takes at most one file.
+const XXD_FLAGS = /^-(a|autoskip|b|bits|C|capitalize|E|EBCDIC|e|h|help|i|include|p|ps|postscript|plain|r|revert|d|u|v|version|R)$/;
+const XXD_VALUED = /^-(c|cols|g|groupsize|l|len|o|offset|s|seek|n|name)$/;
+function xxd(args: readonly Word[]): string | null {
+  let files = 0;
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i]!.text;
+    if (XXD_FLAGS.test(t)) continue;
+    if (XXD_VALUED.test(t)) { i++; continue; }
+    if (/^-[cglosn][+-]?(0x)?[\da-fA-F]+$/.test(t)) continue;
+    if (t.startsWith('-') && t !== '-') return `xxd \`${t}\` is not an option a glance may use; ${dispatch}`;
+    if (args[i]!.glob) return `\`xxd ${t}\`: a glob could name a second file, which xxd writes; ${dispatch}`;
+    files++;
+  }
+  return files > 1 ? `\`xxd IN OUT\` writes OUT: a glance takes at most one file; ${dispatch}` : null;
+}
