@@ -25,7 +25,7 @@ const DIFF_LONG = ['patch', 'no-patch', 'unified=', 'raw', 'patch-with-raw', 'pa
   'abbrev=?', 'no-abbrev', 'minimal', 'patience', 'histogram', 'anchored=', 'diff-algorithm=', 'indent-heuristic', 'no-indent-heuristic', 'check', 'ws-error-highlight=',
   'cached', 'staged', 'merge-base', 'no-index', 'cc', 'combined-all-paths', 'diff-merges=', 'no-diff-merges', 'dd', 'ita-invisible-in-index', 'rename-empty', 'no-rename-empty',
   'break-rewrites=?', 'output-indicator-new=', 'output-indicator-old=', 'output-indicator-context='];
-const DIFF_SHORT = 'pusazRwbWtmcl:U:M::C::B::S:G:O:';
+const DIFF_SHORT = 'pusazRwbWtmcl:U:M::C::B::S:G:';
 const LOG_LONG = [...DIFF_LONG, 'oneline', 'format=', 'pretty=?', 'graph', 'decorate=?', 'no-decorate', 'decorate-refs=', 'decorate-refs-exclude=', 'source', 'all', 'branches=?',
   'tags=?', 'remotes=?', 'glob=', 'exclude=', 'author=', 'committer=', 'since=', 'until=', 'after=', 'before=', 'since-as-filter=', 'grep=', 'all-match', 'invert-grep',
   'regexp-ignore-case', 'basic-regexp', 'extended-regexp', 'fixed-strings', 'perl-regexp', 'max-count=', 'skip=', 'reverse', 'follow', 'no-merges', 'merges', 'first-parent',

@@ -2,7 +2,7 @@
 // table. Pure; imports nothing from flower. See docs/roles.md "Glances" for the rules.
 import { lex, type Word } from './lexer.js';
 import { getopt } from './getopt.js';
-import { secretPath, recursiveReach, deviceWord } from './secrets.js';
+import { secretPath, recursiveReach, deviceWord, isSubfolder } from './secrets.js';
 import { dispatch, type VerbRule } from './rule.js';
 import { FILE_VERBS } from './verbs-files.js';
 import { SYSTEM_VERBS, PROCESS_VERBS } from './verbs-system.js';
@@ -65,14 +65,11 @@ function judgeCommand(words: readonly Word[], line: LineState): string | null {
     const patternGiven = rule.pattern && p.options.some((o) => rule.pattern!.unlessOptions.includes(o.name));
     const folders = rule.pattern && !patternGiven ? p.operands.slice(1) : p.operands;
     const excludes = p.options.some((o) => /exclude|glob|^-g$/.test(o.name) && /\.env/.test(o.value ?? ''));
-    const r = recursiveReach(verb, folders, excludes || line.inSubfolder);
+    const r = recursiveReach(verb, folders, line.inSubfolder, excludes);
     if (r) return r;
   }
   return rule.check ? rule.check(p) : null;
 }
-
-/** A relative folder below the current one (`src`, `packages/a`): recursive reads there cannot reach `./.env`. */
-const isSubfolder = (dir: string): boolean => /^(\.\/)?[\w@+-][\w.@+-]*(\/[\w@+-][\w.@+-]*)*\/?$/.test(dir) && !/(^|\/)\.\.?(\/|$)/.test(dir);
 
 const firstSecret = (ws: readonly Word[]): string | null => {
   for (const w of ws) {
@@ -96,7 +93,10 @@ export function judgeGlance(command: string): EphemeralVerdict {
     }
     const r = judgeCommand(c.words, line);
     if (r) return { ok: false, reason: r };
+    // `.` means the subfolder only while every step since `cd SUB` ran because the one before succeeded:
+    // after `||` or `;`, a failed cd leaves the shell at the root
     if (c.words[0]?.text === 'cd') line.inSubfolder = isSubfolder(c.words[c.words.length - 1]!.text);
+    if (c.next === '||' || c.next === ';') line.inSubfolder = false;
   }
   return { ok: true };
 }

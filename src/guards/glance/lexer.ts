@@ -20,6 +20,8 @@ export type Redirect =
 export interface SimpleCommand {
   readonly words: Word[];
   readonly redirects: Redirect[];
+  /** the operator after this command (none after the last) */
+  next?: Joiner;
 }
 
 /** Operators between simple commands; `&` (background) is refused, so it never appears. */
@@ -77,7 +79,10 @@ function lexOrThrow(s: string): SimpleCommand[] {
       return;
     }
     commands.push({ words, redirects });
-    if (op !== null) joiners.push(op);
+    if (op !== null) {
+      joiners.push(op);
+      commands[commands.length - 1]!.next = op;
+    }
     words = [];
     redirects = [];
   };

@@ -12,7 +12,7 @@ const SECRET_DIR = /(^|\/)(\.config\/flower|\.ssh|\.aws|\.gnupg|\.docker|\.kube)
  * `ls *` cannot reach them); the undotted ones (`environ`, `credentials`, `id_rsa`) live in folders that
  * are refused as a whole.
  */
-const SAMPLES = ['.env', '.env.local', '.env.previous', '.netrc', '.git-credentials', '.credentials.json', '.npmrc', '.pgpass'];
+const SAMPLES = ['.env', '.env.local', '.env.previous', '.netrc', '.git-credentials', '.credentials.json', '.npmrc', '.pgpass', '.config', '.ssh', '.aws', '.gnupg', '.docker', '.kube'];
 
 /** Turns one glob component into a RegExp (bash rules: `*`/`?` never match a leading dot). */
 function componentRegExp(glob: string): RegExp {
@@ -52,19 +52,23 @@ export function secretPath(w: Word): string | null {
   return null;
 }
 
-/** Folders that may hold a credential file directly (`./.env`, `~/.config/flower/.env`). */
-const ROOTISH = /^(\.|\.\/|\.\.(\/\.\.)*\/?|~\/?|\/|\/(home|root|etc|proc)(\/[^/]*)?\/?|~\/\.config\/?)$/;
+/** A relative folder below the current one (`src`, `packages/a`): not the workspace root, home or `/`. */
+export const isSubfolder = (dir: string): boolean =>
+  /^(\.\/)?[\w@+][\w.@+-]*(\/[\w@+][\w.@+-]*)*\/?$/.test(dir) && !/(^|\/)\.\.(\/|$)/.test(dir);
 
 /**
  * Why searching the contents of `folders` recursively could print a credential file, or null. A
- * recursive grep over `.` reads `./.env`; naming a subfolder (`src`) or excluding `.env*` is fine.
+ * recursive grep over `.` reads `./.env` (the workspace root holds flower's), over `~` or an absolute
+ * path it can reach `~/.config/flower/.env`; a relative subfolder (`src`), or `.` right after
+ * `cd SUBFOLDER &&`, or an explicit `--exclude='.env*'` is fine.
  */
-export function recursiveReach(verb: string, folders: readonly Word[], excludesEnv: boolean): string | null {
+export function recursiveReach(verb: string, folders: readonly Word[], dotIsSubfolder: boolean, excludesEnv: boolean): string | null {
   if (excludesEnv) return null;
-  const top = folders.length === 0 ? '.' : folders.find((w) => ROOTISH.test(w.text) || w.globLead)?.text;
+  const list = folders.length === 0 ? [{ text: '.', glob: false, globLead: false }] : folders;
+  const top = list.find((w) => !(isSubfolder(w.text) || (dotIsSubfolder && (w.text === '.' || w.text === './'))))?.text;
   return top === undefined
     ? null
-    : `a recursive \`${verb}\` over \`${top}\` would read credential files such as \`.env\`; name a subfolder (e.g. \`src\`) or add \`--exclude='.env*'\``;
+    : `a recursive \`${verb}\` over \`${top}\` could read credential files such as \`.env\`; name a subfolder (e.g. \`src\`) or add \`--exclude='.env*'\``;
 }
 
 /** Bash opens `/dev/tcp/HOST/PORT` as a network socket; other devices can block or never end. */

@@ -34,8 +34,9 @@ const wc: VerbRule = { globSafe: true, table: { short: 'clmwL', long: ['bytes', 
 const stat: VerbRule = { globSafe: true, table: { short: 'Lfc:t', long: ['dereference', 'file-system', 'format=', 'printf=', 'terse', 'cached=', 'help', 'version'] } };
 
 const file: VerbRule = {
-  table: { short: 'bhiLkNnrsSzZ0E', long: ['brief', 'mime', 'mime-type', 'mime-encoding', 'dereference', 'no-dereference', 'keep-going', 'uncompress', 'uncompress-noreport', 'no-pad', 'print0', 'extension', 'raw', 'special-files', 'no-sandbox', 'help', 'version'],
-    refused: { '-C': 'compiles a magic file (writes it)', '--compile': 'compiles a magic file (writes it)', '-m': 'loads another magic file', '--magic-file': 'loads another magic file', '-f': 'reads names from a file', '--files-from': 'reads names from a file' } },
+  table: { short: 'bhiLkNnrs0E', long: ['brief', 'mime', 'mime-type', 'mime-encoding', 'dereference', 'no-dereference', 'keep-going', 'no-pad', 'print0', 'extension', 'raw', 'special-files', 'help', 'version'],
+    refused: { '-C': 'compiles a magic file (writes it)', '--compile': 'compiles a magic file (writes it)', '-m': 'loads another magic file', '--magic-file': 'loads another magic file', '-f': 'reads names from a file', '--files-from': 'reads names from a file',
+      '-z': 'runs decompressors', '-Z': 'runs decompressors', '--uncompress': 'runs decompressors', '-S': 'turns off its sandbox', '--no-sandbox': 'turns off its sandbox' } },
 };
 
 const du: VerbRule = {
