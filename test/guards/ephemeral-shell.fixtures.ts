@@ -70,6 +70,7 @@ export const HOSTILE: readonly string[] = [
   'cat -- .env', 'cat src/.env.test', 'grep x .env.production', 'ls ~/.ssh', 'cat ~/.npmrc', 'head ~/.pgpass',
   'grep -r KEY ~/.conf*', 'grep -r KEY /home/u/.config', 'grep -r KEY /work/main', 'cd src || grep -r KEY .', 'cd src; grep -r KEY .', 'cd - && grep -r KEY .',
   'cd src && ls || grep -r KEY .', 'grep -r KEY src/..', 'file -z x.gz', 'file --no-sandbox x', 'git diff -O.env',
+  "grep -r --include='*' KEY .", "grep -r --include='.env*' KEY .", "grep -r --exclude='.env' KEY .", "rg -uu -g '*' KEY", "rg --hidden -g '!*.ts' KEY", "rg --hidden -t env KEY",
   // verbs whose safety cannot be told from their arguments
   'env | grep KEY', 'env rm -rf x', 'printenv ANTHROPIC_API_KEY', 'set', 'export', 'declare -p', 'eval ls', 'exec ls', 'command ls', 'command -v ls', 'builtin echo', 'xargs echo',
   'sudo ls', 'kubectl get pods', 'docker ps', 'systemctl status x', 'jobs', 'time ls', 'watch ls', 'less f', 'man ls', 'npx tsc --version', 'npm view react', 'npm install',
@@ -171,7 +172,7 @@ export const EVERYDAY: readonly string[] = [
   // composition
   'git status && git log -1', 'pwd; ls; whoami', 'ls;', 'pwd\nls -la', 'git log |& head', 'ls missing 2>&1 | head', 'which node &>/dev/null && echo yes',
   'which gcc >/dev/null 2>&1 && echo found', 'echo oops >&2', 'ls # list files', 'cat my\\ file.txt', 'git log --oneline | grep fix | sort | uniq -c | sort -rn | head -5',
-  'git status\r\nls\r\n', 'cd src && grep -rn foo .', 'cd packages/api && grep -rn foo . | head', 'grep -rn foo src test', 'cd .. && ls', 'cd /work/main && git log -1', 'cd src; ls', 'ls 2>/dev/null', 'cat f 2>/dev/null || echo none',
+  'git status\r\nls\r\n', 'cd src && grep -rn foo .', 'cd packages/api && grep -rn foo . | head', 'grep -rn foo src test', "grep -rn TODO --include='*.ts' .", 'grep -rn foo --include=*.py .', "rg --hidden -g '*.ts' foo", 'rg -uu -t ts foo', 'cd .. && ls', 'cd /work/main && git log -1', 'cd src; ls', 'ls 2>/dev/null', 'cat f 2>/dev/null || echo none',
   'ls -la && cat package.json | head -20', 'cd test && ls && cd ..', 'git log -1 --format=%ci HEAD@{1}',
 ];
 

@@ -2,7 +2,7 @@
 // table. Pure; imports nothing from flower. See docs/roles.md "Glances" for the rules.
 import { lex, type Word } from './lexer.js';
 import { getopt } from './getopt.js';
-import { secretPath, recursiveReach, deviceWord, isSubfolder } from './secrets.js';
+import { secretPath, recursiveReach, deviceWord, isSubfolder, filtersOutEnv } from './secrets.js';
 import { dispatch, type VerbRule } from './rule.js';
 import { FILE_VERBS } from './verbs-files.js';
 import { SYSTEM_VERBS, PROCESS_VERBS } from './verbs-system.js';
@@ -64,8 +64,7 @@ function judgeCommand(words: readonly Word[], line: LineState): string | null {
   if (rule.recursive?.(p)) {
     const patternGiven = rule.pattern && p.options.some((o) => rule.pattern!.unlessOptions.includes(o.name));
     const folders = rule.pattern && !patternGiven ? p.operands.slice(1) : p.operands;
-    const excludes = p.options.some((o) => /exclude|glob|^-g$/.test(o.name) && /\.env/.test(o.value ?? ''));
-    const r = recursiveReach(verb, folders, line.inSubfolder, excludes);
+    const r = recursiveReach(verb, folders, line.inSubfolder, filtersOutEnv(p.options));
     if (r) return r;
   }
   return rule.check ? rule.check(p) : null;

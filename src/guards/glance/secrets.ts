@@ -52,6 +52,27 @@ export function secretPath(w: Word): string | null {
   return null;
 }
 
+const ENV_FILES = ['.env', '.env.local', '.env.previous'];
+/** fnmatch without FNM_PERIOD, as grep's `--include`/`--exclude` and ripgrep's `-g` apply it to base names. */
+const fnmatch = (glob: string, name: string): boolean => {
+  try { return componentRegExp(glob).test(name); } catch { return true; }
+};
+
+/**
+ * Whether filter options keep a recursive search away from `.env` files: an exclude that matches every
+ * `.env` variant, or only includes (`--include=*.ts`, `-g '*.ts'`, `-t ts`) that match none of them.
+ */
+export function filtersOutEnv(options: readonly { name: string; value?: string }[]): boolean {
+  const val = (o: { value?: string }): string => (o.value ?? '').replace(/^.*\//, '');
+  const excludes = options.filter((o) => o.name === '--exclude' || ((o.name === '-g' || o.name === '--glob' || o.name === '--iglob') && o.value?.startsWith('!')));
+  if (excludes.some((o) => ENV_FILES.every((f) => fnmatch(val(o).replace(/^!/, ''), f)))) return true;
+  const includes = options.filter((o) => o.name === '--include' || ((o.name === '-g' || o.name === '--glob' || o.name === '--iglob') && !o.value?.startsWith('!')));
+  const types = options.filter((o) => o.name === '-t' || o.name === '--type');
+  if (includes.length + types.length === 0) return false;
+  // a ripgrep type names known extensions (`ts`, `rust`); none of them is `.env`
+  return includes.every((o) => !ENV_FILES.some((f) => fnmatch(val(o), f))) && types.every((o) => /^[\w+-]+$/.test(o.value ?? '') && !/env/.test(o.value ?? ''));
+}
+
 /** A relative folder below the current one (`src`, `packages/a`): not the workspace root, home or `/`. */
 export const isSubfolder = (dir: string): boolean =>
   /^(\.\/)?[\w@+][\w.@+-]*(\/[\w@+][\w.@+-]*)*\/?$/.test(dir) && !/(^|\/)\.\.(\/|$)/.test(dir);
