@@ -72,7 +72,7 @@ export const HOSTILE: readonly string[] = [
   'cd src && ls || grep -r KEY .', 'grep -r KEY src/..', 'file -z x.gz', 'file --no-sandbox x', 'git diff -O.env',
   "grep -r --include='*' KEY .", "grep -r --include='.env*' KEY .", "grep -r --exclude='.env' KEY .", "rg -uu -g '*' KEY", "rg --hidden -g '!*.ts' KEY", "rg --hidden -t env KEY",
   // verbs whose safety cannot be told from their arguments
-  'env | grep KEY', 'env rm -rf x', 'printenv ANTHROPIC_API_KEY', 'set', 'export', 'declare -p', 'eval ls', 'exec ls', 'command ls', 'command -v ls', 'builtin echo', 'xargs echo',
+  'env | grep KEY', 'env rm -rf x', 'printenv ANTHROPIC_API_KEY', 'set', 'export', 'declare -p', 'eval ls', 'exec ls', 'command ls', 'command -p ls', 'command -v -p ls', 'command -v', 'builtin echo', 'xargs echo',
   'sudo ls', 'kubectl get pods', 'docker ps', 'systemctl status x', 'jobs', 'time ls', 'watch ls', 'less f', 'man ls', 'npx tsc --version', 'npm view react', 'npm install',
   'npm run build', 'npm exec x', 'node -e 1', 'node script.js', 'node -v -e 1', 'python3 -c 1', 'python3 --version -c 1', 'go run .', 'go env', 'cargo build', 'java -jar x.jar',
   'source .env', '. ./x.sh', 'alias ls=rm', 'trap id EXIT', 'bash -c ls', 'sh -c ls', '/bin/ls', './ls', 'rm f', 'touch P', 'mkdir d', 'cp a b', 'mv a b', 'curl http://x',
@@ -86,7 +86,7 @@ export const HOSTILE: readonly string[] = [
   'git grep -O -e x', 'git grep --open-files-in-pager=sh x', 'git grep -Ovim x', 'git grep --open x', 'git cat-file --textconv HEAD:f', 'git cat-file --filters HEAD:f',
   'git branch new', 'git branch -d old', 'git branch -D old', 'git branch -m x', 'git branch --delete x', 'git branch --set-upstream-to=x', 'git branch -f x', 'git branch -c x y',
   'git branch --edit-description', 'git tag v1', 'git tag -d v1', 'git tag -a v1 -m x', 'git tag -v v1', 'git tag -s v1', 'git config user.name x', 'git config --unset x',
-  'git config --file=x --get y', 'git config -f x --list', 'git config --edit', 'git config --add x y', 'git config set x y', 'git config --get x y z', 'git config --global x y',
+  'git config --file=x --get y', 'git config -f x --list', 'git config --edit', 'git config --add x y', 'git config set x y', 'git config --get x y z', 'git config user.name alice', 'git config --global user.name alice', 'git config --global x y',
   'git stash', 'git stash pop', 'git stash drop', 'git stash push', 'git worktree add ../x', 'git worktree remove x', 'git submodule update', 'git submodule foreach id',
   'git reflog expire --all', 'git reflog delete x', 'git symbolic-ref HEAD refs/heads/x', 'git symbolic-ref -d HEAD', 'git hash-object -w f', 'git commit -m x', 'git add .',
   'git checkout x', 'git switch x', 'git reset --hard', 'git clean -fdx', 'git rebase main', 'git merge x', 'git cherry-pick x', 'git gc', 'git apply p', 'git am p', 'git init',
@@ -166,7 +166,7 @@ export const EVERYDAY: readonly string[] = [
   'git ls-files', 'git ls-files -m', 'git ls-files | wc -l', 'git ls-files --others --exclude-standard', 'git blame -L 10,20 src/a.ts', 'git blame src/a.ts', 'git shortlog -sn',
   'git shortlog -sne', 'git reflog', 'git reflog -10', 'git reflog show main', 'git cherry -v', "git for-each-ref --format='%(refname)' refs/heads", 'git symbolic-ref --short HEAD',
   'git whatchanged -1', 'git cat-file -p HEAD', 'git cat-file -t HEAD', 'git count-objects -v', 'git check-ignore -v dist/x.js', 'git var GIT_AUTHOR_IDENT', 'git config --list',
-  'git config get user.name', 'git config --get remote.origin.url', 'git config -l', 'git config --global --get user.email', 'git --no-pager log -3', 'git ls-tree HEAD src',
+  'git config get user.name', 'git config user.email', 'command -v node', 'command -v git node', 'command -V ls', 'git config --get remote.origin.url', 'git config -l', 'git config --global --get user.email', 'git --no-pager log -3', 'git ls-tree HEAD src',
   'git ls-tree -r --name-only HEAD', 'git merge-base main HEAD', 'git rev-list --count HEAD', 'git show-ref', 'git grep -n foo', 'git grep -e hi', 'git grep foo -- src',
   'git grep -il todo', 'git name-rev HEAD', 'git -P log -1', 'git status && git log -1', 'git log | head', 'git diff | head -100', 'git log --oneline | wc -l',
   // composition

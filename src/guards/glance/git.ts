@@ -103,8 +103,10 @@ function sub2(name: string, rest: readonly Word[]): string | null {
         if (readMode.includes(a)) mode = true;
         else if (a.startsWith('-') && !ok.includes(a) && !/^--(type|default)=/.test(a) && !(newSyntax && ['--all', '--regexp'].includes(a))) return `\`git config ${a}\` is not a read-only form; ${dispatch}`;
       }
-      if (!mode) return `\`git config\` without \`--get\`/\`--list\` can write configuration; ${dispatch}`;
-      return body.filter((a) => !a.startsWith('-')).length > 2 ? '`git config` with that many operands writes' : null;
+      const names = body.filter((a) => !a.startsWith('-'));
+      // `git config NAME` (one operand, no mode) reads; `git config NAME VALUE` writes
+      if (!mode && names.length !== 1) return `\`git config\` without \`--get\`/\`--list\` can write configuration; ${dispatch}`;
+      return names.length > 2 || (!mode && names.length > 1) ? '`git config` with that many operands writes' : null;
     }
     case 'symbolic-ref':
       return t.every((a) => ['-q', '--quiet', '--short', '--no-recurse'].includes(a) || !a.startsWith('-')) && t.filter((a) => !a.startsWith('-')).length <= 1 ? null : '`git symbolic-ref` with a target or `-d` changes a ref';

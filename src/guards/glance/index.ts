@@ -17,7 +17,7 @@ const NAMED: Readonly<Record<string, string>> = {
   xargs: 'runs a command per input line', exec: 'replaces the shell', eval: 'runs arbitrary text', source: 'runs a script in the shell',
   '.': 'runs a script in the shell', tee: 'writes files', sudo: 'runs a command as another user', env: 'prints the environment (secrets) or runs a command',
   printenv: 'prints the environment, which holds secrets', set: 'prints or changes shell state', export: 'changes the environment', declare: 'evaluates array subscripts',
-  command: 'runs its argument', builtin: 'runs its argument', jobs: 'can run a command (`jobs -x`)', kubectl: 'talks to a cluster', docker: 'talks to a daemon',
+  builtin: 'runs its argument', jobs: 'can run a command (`jobs -x`)', kubectl: 'talks to a cluster', docker: 'talks to a daemon',
   systemctl: 'talks to the service manager', npx: 'can download and run packages', time: 'runs its argument', watch: 'runs its argument forever',
   less: 'can run commands', more: 'can run commands', man: 'runs a pager', alias: 'changes shell state', trap: 'changes shell state',
 };

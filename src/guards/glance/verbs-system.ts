@@ -169,6 +169,8 @@ export const SYSTEM_VERBS: Readonly<Record<string, VerbRule>> = {
   hostname,
   which: { textOperands: true, table: { short: 'as' } },
   type: { textOperands: true, table: { short: 'afptP' } },
+  // `command -v NAME` only looks a name up; `command NAME` runs it
+  command: { textOperands: true, custom: (args) => (args.length >= 2 && /^-[vV]$/.test(args[0]!.text) && args.slice(1).every((w) => /^[\w.+-]+$/.test(w.text) && !w.text.startsWith('-')) ? null : `\`command\` runs its argument unless it is \`command -v NAME\`; ${dispatch}`) },
   true: { custom: () => null }, false: { custom: () => null },
   cd: { table: { short: 'LP' }, check: (a) => (a.operands.length !== 1 || a.operands[0]!.glob ? '`cd` takes exactly one literal folder here' : null) },
   node: toolchain('node', [['-v'], ['--version']]),
