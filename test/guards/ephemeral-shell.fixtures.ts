@@ -71,6 +71,8 @@ export const HOSTILE: readonly string[] = [
   'grep -r KEY ~/.conf*', 'grep -r KEY /home/u/.config', 'grep -r KEY /work/main', 'cd src || grep -r KEY .', 'cd src; grep -r KEY .', 'cd - && grep -r KEY .',
   'cd src && ls || grep -r KEY .', 'grep -r KEY src/..', 'file -z x.gz', 'file --no-sandbox x', 'git diff -O.env',
   "grep -r --include='*' KEY .", "grep -r --include='.env*' KEY .", "grep -r --exclude='.env' KEY .", "rg -uu -g '*' KEY", "rg --hidden -g '!*.ts' KEY", "rg --hidden -t env KEY",
+  'git grep --no-index KEY', 'git grep --untracked KEY', 'git grep --no-exclude-standard KEY', 'git diff --no-index . /tmp/empty', 'git grep -f.env x', 'git log -L1,5:.env',
+  'cat .envrc', 'cat flower.env', 'cat prod.env', 'cat *.env', 'cat ./*env*', 'head *.e*', 'diff -r --from-file=. src', 'cat .env~', 'grep -f.env x',
   // verbs whose safety cannot be told from their arguments
   'env | grep KEY', 'env rm -rf x', 'printenv ANTHROPIC_API_KEY', 'set', 'export', 'declare -p', 'eval ls', 'exec ls', 'command ls', 'command -p ls', 'command -v -p ls', 'command -v', 'builtin echo', 'xargs echo',
   'sudo ls', 'kubectl get pods', 'docker ps', 'systemctl status x', 'jobs', 'time ls', 'watch ls', 'less f', 'man ls', 'npx tsc --version', 'npm view react', 'npm install',
@@ -108,7 +110,7 @@ export const EVERYDAY: readonly string[] = [
   'python3 --version', 'sha256sum package.json', 'cmp a b', 'od -c f',
   // ls and friends
   'ls', 'ls -la', 'ls -lah', 'ls -1', 'ls -la src/', 'ls src test', 'ls -R src | head -50', 'ls --color=never', 'ls -lt | head', 'ls -d */', 'ls src/*.ts', 'ls ./*.md',
-  'ls -la ~', 'ls -la ~/projects', 'ls *.json', 'ls -la node_modules/.bin | head', 'ls -A', 'ls -lhS', 'ls --group-directories-first -l',
+  'ls -la ~', 'cat src/environment.ts', 'ls *', 'cat ./*.ts', 'diff -r --from-file=src old', 'ls -la ~/projects', 'ls *.json', 'ls -la node_modules/.bin | head', 'ls -A', 'ls -lhS', 'ls --group-directories-first -l',
   'pwd', 'pwd -P', 'tree', 'tree -L 2', 'tree -L 2 -I node_modules', "tree -a -I '.git|node_modules'", 'tree -d src', 'tree --dirsfirst -L 3 src',
   'cat README.md', 'cat package.json', 'cat -n src/index.ts', 'cat src/a.ts src/b.ts', 'cat .gitignore', 'cat .env.example'.replace('.env.example', 'tsconfig.json'), 'cat -A f.txt',
   'head README.md', 'head -n 40 src/index.ts', 'head -20 f', 'head -c 100 f', 'head -n 5 src/*.ts', 'tail -n 20 build.log', 'tail -20 log', 'tail -n +10 f', 'tail -c 200 f', 'tail log',

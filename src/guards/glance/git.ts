@@ -15,6 +15,7 @@ const GLOBAL: OptionTable = {
 };
 
 const REFUSED_REV: Readonly<Record<string, string>> = {
+  '--no-index': 'compares arbitrary files and folders (a folder diff reads `.env`)',
   '--output': 'writes a file', '--ext-diff': RUNS, '--textconv': RUNS, '--show-signature': 'runs gpg', '--remerge-diff': 'writes objects',
 };
 const DIFF_LONG = ['patch', 'no-patch', 'unified=', 'raw', 'patch-with-raw', 'patch-with-stat', 'stat=?', 'stat-width=', 'stat-name-width=', 'stat-count=', 'compact-summary', 'numstat', 'shortstat',
@@ -23,7 +24,7 @@ const DIFF_LONG = ['patch', 'no-patch', 'unified=', 'raw', 'patch-with-raw', 'pa
   'ignore-cr-at-eol', 'ignore-space-at-eol', 'ignore-space-change', 'ignore-all-space', 'ignore-blank-lines', 'ignore-matching-lines=', 'inter-hunk-context=', 'function-context',
   'exit-code', 'quiet', 'no-ext-diff', 'no-textconv', 'ignore-submodules=?', 'src-prefix=', 'dst-prefix=', 'no-prefix', 'default-prefix', 'line-prefix=', 'full-index', 'binary',
   'abbrev=?', 'no-abbrev', 'minimal', 'patience', 'histogram', 'anchored=', 'diff-algorithm=', 'indent-heuristic', 'no-indent-heuristic', 'check', 'ws-error-highlight=',
-  'cached', 'staged', 'merge-base', 'no-index', 'cc', 'combined-all-paths', 'diff-merges=', 'no-diff-merges', 'dd', 'ita-invisible-in-index', 'rename-empty', 'no-rename-empty',
+  'cached', 'staged', 'merge-base', 'cc', 'combined-all-paths', 'diff-merges=', 'no-diff-merges', 'dd', 'ita-invisible-in-index', 'rename-empty', 'no-rename-empty',
   'break-rewrites=?', 'output-indicator-new=', 'output-indicator-old=', 'output-indicator-context='];
 const DIFF_SHORT = 'pusazRwbWtmcl:U:M::C::B::S:G:';
 const LOG_LONG = [...DIFF_LONG, 'oneline', 'format=', 'pretty=?', 'graph', 'decorate=?', 'no-decorate', 'decorate-refs=', 'decorate-refs-exclude=', 'source', 'all', 'branches=?',
@@ -68,8 +69,9 @@ const SUBS: Readonly<Record<string, Sub>> = {
   var: { table: { short: 'l' } },
   version: { table: { long: ['build-options'] } },
   grep: {
-    table: { short: 'ivwnlLchHEFGPoqzIaWpe:f:A:B:C:m:', numeric: true, long: ['cached', 'untracked', 'no-index', 'recurse-submodules', 'max-depth=', 'heading', 'break', 'full-name', 'all-match', 'and', 'or', 'not', 'color=?', 'no-color', 'column', 'show-function', 'function-context', 'threads=', 'exclude-standard', 'no-exclude-standard', 'name-only', 'files-with-matches', 'files-without-match', 'count', 'line-number', 'ignore-case', 'word-regexp', 'invert-match', 'extended-regexp', 'fixed-strings', 'basic-regexp', 'perl-regexp', 'null', 'text', 'no-textconv', 'only-matching', 'quiet', 'max-count=', 'before-context=', 'after-context=', 'context='],
-      refused: { '-O': 'opens a pager program', '--open-files-in-pager': 'opens a pager program', '--textconv': RUNS } },
+    table: { short: 'ivwnlLchHEFGPoqzIaWpe:f:A:B:C:m:', numeric: true, long: ['cached', 'recurse-submodules', 'max-depth=', 'heading', 'break', 'full-name', 'all-match', 'and', 'or', 'not', 'color=?', 'no-color', 'column', 'show-function', 'function-context', 'threads=', 'exclude-standard', 'name-only', 'files-with-matches', 'files-without-match', 'count', 'line-number', 'ignore-case', 'word-regexp', 'invert-match', 'extended-regexp', 'fixed-strings', 'basic-regexp', 'perl-regexp', 'null', 'text', 'no-textconv', 'only-matching', 'quiet', 'max-count=', 'before-context=', 'after-context=', 'context='],
+      refused: { '-O': 'opens a pager program', '--open-files-in-pager': 'opens a pager program', '--textconv': RUNS,
+        '--no-index': 'searches untracked files such as `.env`', '--untracked': 'searches untracked files such as `.env`', '--no-exclude-standard': 'searches ignored files such as `.env`' } },
   },
 };
 

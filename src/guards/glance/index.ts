@@ -63,7 +63,10 @@ function judgeCommand(words: readonly Word[], line: LineState): string | null {
   }
   if (rule.recursive?.(p)) {
     const patternGiven = rule.pattern && p.options.some((o) => rule.pattern!.unlessOptions.includes(o.name));
-    const folders = rule.pattern && !patternGiven ? p.operands.slice(1) : p.operands;
+    const operands = rule.pattern && !patternGiven ? p.operands.slice(1) : p.operands;
+    // `diff -r --from-file=DIR` compares DIR too
+    const fileOpts = p.options.filter((o) => (o.name === '--from-file' || o.name === '--to-file') && o.value !== undefined).map((o) => ({ text: o.value!, glob: false, globLead: false }));
+    const folders = fileOpts.length > 0 && operands.length === 0 ? [...fileOpts, { text: '.', glob: false, globLead: false }] : [...operands, ...fileOpts];
     const r = recursiveReach(verb, folders, line.inSubfolder, filtersOutEnv(p.options));
     if (r) return r;
   }

@@ -4,7 +4,7 @@
 import type { Word } from './lexer.js';
 
 /** A path component that names a credential file. */
-const SECRET_NAME = /^(\.env(\..*)?|environ|\.netrc|\.git-credentials|\.credentials\.json|credentials(\.json)?|\.npmrc|\.pypirc|id_(rsa|dsa|ecdsa|ed25519)(_sk)?|\.pgpass|\.Xauthority)$/;
+const SECRET_NAME = /^(\.env.*|.+\.env|environ|\.netrc|\.git-credentials|\.credentials\.json|credentials(\.json)?|\.npmrc|\.pypirc|id_(rsa|dsa|ecdsa|ed25519)(_sk)?|\.pgpass|\.Xauthority)$/;
 /** Folders whose content is credentials (flower's own config holds the API key). */
 const SECRET_DIR = /(^|\/)(\.config\/flower|\.ssh|\.aws|\.gnupg|\.docker|\.kube)(\/|$)/;
 /**
@@ -34,6 +34,8 @@ function componentRegExp(glob: string): RegExp {
 export function secretPath(w: Word): string | null {
   // `HEAD:.env` (git show), `--file=.env`: look at every piece a path could hide in
   const pieces = w.text.split(/[/:=]/);
+  // a value glued to a short option (`-f.env`, `-L1,5:.env`) is a path too
+  if (/^-[^-]/.test(w.text)) for (let k = 2; k < w.text.length; k++) pieces.push(w.text.slice(k).split(/[/:=]/)[0]!);
   const named = pieces.find((p) => SECRET_NAME.test(p));
   if (named !== undefined) return `\`${w.text}\` names a credential file (\`${named}\`); glances never read secrets`;
   if (SECRET_DIR.test(w.text) || /(^|\/)proc\/[^/]+\/(environ|cmdline|mem)$/.test(w.text)) {
@@ -46,6 +48,8 @@ export function secretPath(w: Word): string | null {
       try { re = componentRegExp(piece); } catch { return `the glob \`${w.text}\` cannot be checked`; }
       const hit = SAMPLES.find((s) => re.test(s) && piece[0] === '.');
       if (hit !== undefined) return `the glob \`${w.text}\` could match a credential file (\`${hit}\`); glances never read secrets`;
+      // `*.env`, `*env*`, `*.e*` aim at `NAME.env` files; a plain `*` or `*.ts` does not
+      if (re.test('a.env') && !re.test('a.zzz-unrelated')) return `the glob \`${w.text}\` could match a credential file (\`*.env\`); glances never read secrets`;
     }
     if (/(^|\/)proc\//.test(w.text) || /\.(config|ssh|aws|claude)/.test(w.text)) return `the glob \`${w.text}\` reaches into a folder that holds secrets`;
   }

@@ -60,7 +60,7 @@ const GREP_LONG = ['extended-regexp', 'fixed-strings', 'basic-regexp', 'perl-reg
 const grep: VerbRule = {
   globSafe: true,
   pattern: { unlessOptions: ['-e', '--regexp', '-f', '--file'] },
-  patternOptions: ['-e', '--regexp'],
+  patternOptions: ['-e', '--regexp', '--include', '--exclude', '--exclude-dir'],
   table: { short: 'abcEFGhHiIlLnoPqrRsTuUvVwxyzZA:B:C:d:D:e:f:m:', numeric: true, long: GREP_LONG },
   recursive: (a) => has(a, '-r', '-R', '--recursive', '--dereference-recursive') || a.options.some((o) => (o.name === '-d' || o.name === '--directories') && o.value === 'recurse'),
 };
@@ -68,7 +68,7 @@ const grep: VerbRule = {
 const rgRun = 'runs another program on each file';
 const rg: VerbRule = {
   pattern: { unlessOptions: ['-e', '--regexp', '-f', '--file', '--files', '--type-list'] },
-  patternOptions: ['-e', '--regexp', '-r', '--replace'],
+  patternOptions: ['-e', '--regexp', '-r', '--replace', '-g', '--glob', '--iglob'],
   // ripgrep skips hidden files (`.env`) unless told otherwise
   recursive: (a) => has(a, '--hidden', '-u', '--unrestricted', '-.', '--no-ignore'),
   table: {
