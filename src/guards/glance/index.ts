@@ -45,18 +45,19 @@ function judgeCommand(words: readonly Word[], line: LineState): string | null {
   if (rule.custom) {
     const r = rule.custom(args);
     if (r) return r;
-    return rule.textOperands ? null : firstSecret(args);
+    return rule.textOperands || rule.namesOnly ? null : firstSecret(args);
   }
   const p = getopt(rule.table ?? {}, args);
   if (!p.ok) return `${verb}: ${p.reason}`;
   // the secret check: every path-like operand and option value (not patterns, programs or plain text)
-  if (!rule.textOperands) {
+  if (!rule.textOperands && !rule.namesOnly) {
     const patternGiven = rule.pattern && p.options.some((o) => rule.pattern!.unlessOptions.includes(o.name));
     const paths = rule.pattern && !patternGiven ? p.operands.slice(1) : p.operands;
     const r = firstSecret(paths);
     if (r) return r;
   }
   for (const o of p.options) {
+    if (rule.namesOnly) break;
     if (o.value === undefined || rule.patternOptions?.includes(o.name)) continue;
     const r = secretPath({ text: o.value, glob: false, globLead: false });
     if (r) return r;

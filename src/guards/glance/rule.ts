@@ -16,6 +16,8 @@ export interface VerbRule {
   readonly pattern?: { readonly unlessOptions: readonly string[] };
   /** option values that are patterns or programs, not paths */
   readonly patternOptions?: readonly string[];
+  /** reads only names and metadata, never contents (ls, stat, du, find): naming a credential file is harmless */
+  readonly namesOnly?: boolean;
   /** every operand is text, not a path (echo, tr, basename) */
   readonly textOperands?: boolean;
   /** whether these options make the verb read whole folder trees (grep -r, rg --hidden, diff -r) */

@@ -6,6 +6,7 @@ import { type VerbRule, atMost } from './rule.js';
 
 const ls: VerbRule = {
   globSafe: true,
+  namesOnly: true,
   table: {
     short: 'aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvxXZ1I:T:w:',
     long: ['all', 'almost-all', 'author', 'escape', 'block-size=', 'ignore-backups', 'color=?', 'colour=?', 'directory', 'dired',
@@ -31,7 +32,7 @@ const tail: VerbRule = {
 
 const wc: VerbRule = { globSafe: true, table: { short: 'clmwL', long: ['bytes', 'chars', 'lines', 'words', 'max-line-length', 'total=', 'help', 'version'], refused: { '--files0-from': 'reads its file list from a file the classifier cannot see' } } };
 
-const stat: VerbRule = { globSafe: true, table: { short: 'Lfc:t', long: ['dereference', 'file-system', 'format=', 'printf=', 'terse', 'cached=', 'help', 'version'] } };
+const stat: VerbRule = { globSafe: true, namesOnly: true, table: { short: 'Lfc:t', long: ['dereference', 'file-system', 'format=', 'printf=', 'terse', 'cached=', 'help', 'version'] } };
 
 const file: VerbRule = {
   table: { short: 'bhiLkNnrs0E', long: ['brief', 'mime', 'mime-type', 'mime-encoding', 'dereference', 'no-dereference', 'keep-going', 'no-pad', 'print0', 'extension', 'raw', 'special-files', 'help', 'version'],
@@ -41,6 +42,7 @@ const file: VerbRule = {
 
 const du: VerbRule = {
   globSafe: true,
+  namesOnly: true,
   table: { short: '0abcDhHklLmsSxd:t:B:X:', long: ['null', 'all', 'apparent-size', 'block-size=', 'bytes', 'total', 'dereference-args', 'max-depth=', 'human-readable', 'inodes', 'si', 'summarize', 'threshold=', 'time=?', 'time-style=', 'exclude=', 'exclude-from=', 'one-file-system', 'count-links', 'separate-dirs', 'dereference', 'no-dereference', 'help', 'version'],
     refused: { '--files0-from': 'reads its file list from a file the classifier cannot see' } },
 };
@@ -48,6 +50,7 @@ const du: VerbRule = {
 const df: VerbRule = { globSafe: true, table: { short: 'ahHiklPTvx:B:t:', long: ['all', 'block-size=', 'human-readable', 'si', 'inodes', 'local', 'output=?', 'portability', 'print-type', 'type=', 'exclude-type=', 'total', 'no-sync', 'sync', 'help', 'version'] } };
 
 const tree: VerbRule = {
+  namesOnly: true,
   table: { short: 'adfilxpsughDFqNQrtvcUCAS1JXnL:P:I:H:T:', long: ['noreport', 'dirsfirst', 'filesfirst', 'charset=', 'gitignore', 'du', 'si', 'prune', 'matchdirs', 'ignore-case', 'filelimit=', 'timefmt=', 'sort=', 'nolinks', 'inodes', 'device', 'info', 'metafirst', 'help', 'version'],
     refused: { '-o': 'writes its output to a file', '-R': 'writes 00Tree.html files', '--fromfile': 'reads a listing from a file', '--infofile': 'reads an info file', '--gitfile': 'reads an ignore file' } },
 };
@@ -131,8 +134,8 @@ const cksum: VerbRule = { globSafe: true, table: { short: 'a:l:cwz', long: ['alg
 
 const basename: VerbRule = { textOperands: true, table: { short: 'as:z', long: ['multiple', 'suffix=', 'zero', 'help', 'version'] } };
 const dirname: VerbRule = { textOperands: true, table: { short: 'z', long: ['zero', 'help', 'version'] } };
-const realpath: VerbRule = { table: { short: 'eEmLPqsz', long: ['canonicalize-existing', 'canonicalize-missing', 'logical', 'physical', 'quiet', 'relative-to=', 'relative-base=', 'strip', 'no-symlinks', 'zero', 'help', 'version'] } };
-const readlink: VerbRule = { table: { short: 'efmnqsvz', long: ['canonicalize', 'canonicalize-existing', 'canonicalize-missing', 'no-newline', 'quiet', 'silent', 'verbose', 'zero', 'help', 'version'] } };
+const realpath: VerbRule = { namesOnly: true, table: { short: 'eEmLPqsz', long: ['canonicalize-existing', 'canonicalize-missing', 'logical', 'physical', 'quiet', 'relative-to=', 'relative-base=', 'strip', 'no-symlinks', 'zero', 'help', 'version'] } };
+const readlink: VerbRule = { namesOnly: true, table: { short: 'efmnqsvz', long: ['canonicalize', 'canonicalize-existing', 'canonicalize-missing', 'no-newline', 'quiet', 'silent', 'verbose', 'zero', 'help', 'version'] } };
 
 export const FILE_VERBS: Readonly<Record<string, VerbRule>> = {
   ls, cat, head, tail, wc, stat, file, du, df, tree, grep, egrep: grep, fgrep: grep, rg, sort, uniq, cut, tr, nl, column, comm, rev, diff, cmp, od, hexdump,

@@ -154,7 +154,8 @@ const toolchain = (verb: string, forms: string[][]): VerbRule => ({ custom: only
 
 export const SYSTEM_VERBS: Readonly<Record<string, VerbRule>> = {
   sed, awk, gawk: awk, mawk: awk, jq,
-  find: { custom: find },
+  find: { custom: find, namesOnly: true },
+  lsb_release: { table: { short: 'aidrcsh', long: ['all', 'id', 'description', 'release', 'codename', 'short', 'help', 'version'] }, check: atMost(0, '`lsb_release` takes no operands') },
   test: { textOperands: true, custom: testExpr('test') },
   '[': { textOperands: true, custom: testExpr('[') },
   echo, printf, date,
