@@ -43,6 +43,7 @@ export const HOSTILE: readonly string[] = [
   "awk -f prog.awk f", "awk -e 'BEGIN{}' f", "awk '@load \"filefuncs\"' f", "awk 'BEGIN { close(\"x\") }'", "awk 'BEGIN{ s = \"sys\" \"tem\"; @s(\"id\") }'",
   "awk 'BEGIN{ x = \"/\"; system(\"id\") }'", "awk '/\\// { system(\"id\") }' f", "awk '{ print $1 |& \"cat\" }' f", "awk -o out.awk '{print}' f", "awk -p '{print}' f",
   "gawk 'BEGIN{system(\"id\")}'", "awk 'BEGIN{printf(\"x\") > \"f\"}'", "awk '{print $1, $2 > $3}' f", "awk 'BEGIN{fflush()}'", "awk 'BEGIN{print \"a\" > \"/dev/stderr\"}'",
+  "awk 'BEGIN{ARGV[1]=\".env\"; ARGC=2} {print}' f", "awk 'BEGIN{ARGV[ARGC++]=\"x\"} 1' f",
   // sed programs
   "sed -n '/x/w out.txt' f", "sed 's/a/b/w out.txt' f", "sed '1e date' f", "sed 's/.*/date/e' f", "sed 'r /etc/passwd' f", "sed 'R .env' f", "sed -n ':a;W out' f",
   "sed '/x/{w out\n}' f", "sed 's/a/b/gw out' f", "sed -e p -e 'w out' f", "sed --expression='w out' f", "sed 'bx;e id' f", "sed 's/a/b' f", "sed '1!e id' f",
@@ -74,6 +75,7 @@ export const HOSTILE: readonly string[] = [
   'git grep --no-index KEY', 'git grep --untracked KEY', 'git grep --no-exclude-standard KEY', 'git diff --no-index . /tmp/empty', 'git grep -f.env x', 'git log -L1,5:.env',
   'cat .envrc', 'cat flower.env', 'cat prod.env', 'cat *.env', 'cat ./*env*', 'head *.e*', 'diff -r --from-file=. src', 'cat .env~', 'grep -f.env x',
   'cd ~/.config/flower && cat config', 'stat ~/.ssh/id_rsa && cat ~/.ssh/id_rsa', 'ls .env && cat .env', 'find . -name .env -printf x -exec cat {} \\;',
+  'cd ~ && ls', 'cd ~/.config && ls', 'cd / && ls', 'cd /home/u && ls', 'cd /root', 'cd src/.hidden && ls', 'cd - && ls', 'cd .git && ls',
   // verbs whose safety cannot be told from their arguments
   'env | grep KEY', 'env rm -rf x', 'printenv ANTHROPIC_API_KEY', 'set', 'export', 'declare -p', 'eval ls', 'exec ls', 'command ls', 'command -p ls', 'command -v -p ls', 'command -v', 'builtin echo', 'xargs echo',
   'sudo ls', 'kubectl get pods', 'docker ps', 'systemctl status x', 'jobs', 'time ls', 'watch ls', 'less f', 'man ls', 'npx tsc --version', 'npm view react', 'npm install',
@@ -111,7 +113,7 @@ export const EVERYDAY: readonly string[] = [
   'python3 --version', 'sha256sum package.json', 'cmp a b', 'od -c f',
   // ls and friends
   'ls', 'ls -la', 'ls -lah', 'ls -1', 'ls -la src/', 'ls src test', 'ls -R src | head -50', 'ls --color=never', 'ls -lt | head', 'ls -d */', 'ls src/*.ts', 'ls ./*.md',
-  'ls -la ~', 'ls -d .*', 'ls -la ~/.config/flower', 'stat .env', 'find . -name .env', 'ls ~/.ssh', 'du -sh ~/.cache', 'lsb_release -a', 'cat src/environment.ts', 'ls *', 'cat ./*.ts', 'diff -r --from-file=src old', 'ls -la ~/projects', 'ls *.json', 'ls -la node_modules/.bin | head', 'ls -A', 'ls -lhS', 'ls --group-directories-first -l',
+  'ls -la ~', 'cd ../other && git status', 'cd /work/main/src && ls', 'cd ./src && ls', 'ls -d .*', 'ls -la ~/.config/flower', 'stat .env', 'find . -name .env', 'ls ~/.ssh', 'du -sh ~/.cache', 'lsb_release -a', 'cat src/environment.ts', 'ls *', 'cat ./*.ts', 'diff -r --from-file=src old', 'ls -la ~/projects', 'ls *.json', 'ls -la node_modules/.bin | head', 'ls -A', 'ls -lhS', 'ls --group-directories-first -l',
   'pwd', 'pwd -P', 'tree', 'tree -L 2', 'tree -L 2 -I node_modules', "tree -a -I '.git|node_modules'", 'tree -d src', 'tree --dirsfirst -L 3 src',
   'cat README.md', 'cat package.json', 'cat -n src/index.ts', 'cat src/a.ts src/b.ts', 'cat .gitignore', 'cat .env.example'.replace('.env.example', 'tsconfig.json'), 'cat -A f.txt',
   'head README.md', 'head -n 40 src/index.ts', 'head -20 f', 'head -c 100 f', 'head -n 5 src/*.ts', 'tail -n 20 build.log', 'tail -20 log', 'tail -n +10 f', 'tail -c 200 f', 'tail log',

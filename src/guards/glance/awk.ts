@@ -10,6 +10,8 @@ const FORBIDDEN_NAMES: Readonly<Record<string, string>> = {
   fflush: 'flushes pipes and files',
   ENVIRON: 'reads the environment, which can hold secrets',
   PROCINFO: 'reads process information',
+  ARGV: 'can switch to reading other files (`ARGV[1]=".env"`)',
+  ARGC: 'can switch to reading other files',
 };
 
 /** Tokens after which a `/` starts a regex rather than a division. */

@@ -173,7 +173,7 @@ export const SYSTEM_VERBS: Readonly<Record<string, VerbRule>> = {
   // `command -v NAME` only looks a name up; `command NAME` runs it
   command: { textOperands: true, custom: (args) => (args.length >= 2 && /^-[vV]$/.test(args[0]!.text) && args.slice(1).every((w) => /^[\w.+-]+$/.test(w.text) && !w.text.startsWith('-')) ? null : `\`command\` runs its argument unless it is \`command -v NAME\`; ${dispatch}`) },
   true: { custom: () => null }, false: { custom: () => null },
-  cd: { table: { short: 'LP' }, check: (a) => (a.operands.length !== 1 || a.operands[0]!.glob ? '`cd` takes exactly one literal folder here' : null) },
+  cd: { table: { short: 'LP' }, check: (a) => cdTarget(a.operands) },
   node: toolchain('node', [['-v'], ['--version']]),
   npm: { custom: (args) => npm(args) },
   python3: toolchain('python3', [['--version'], ['-V']]),
@@ -238,4 +238,17 @@ function xxd(args: readonly Word[]): string | null {
     files++;
   }
   return files > 1 ? `\`xxd IN OUT\` writes OUT: a glance takes at most one file; ${dispatch}` : null;
+}
+
+/**
+ * `cd` takes one literal folder, never home, `/`, a home root or a dot-folder (`~/.config`): the shell's
+ * folder outlives the call, and a later `grep -r KEY flower` from `~/.config` would read flower's key.
+ */
+function cdTarget(operands: readonly Word[]): string | null {
+  if (operands.length !== 1 || operands[0]!.glob) return `\`cd\` takes exactly one literal folder here; ${dispatch}`;
+  const t = operands[0]!.text;
+  if (/^~/.test(t) || /^\/+$/.test(t) || /^\/(home|Users|root)(\/[^/]+)?\/*$/.test(t) || /(^|\/)\.(?!\.?(\/|$))/.test(t) || t === '-') {
+    return `\`cd ${t}\` goes to home, \`/\` or a hidden folder, where later glances could reach credential files; ${dispatch}`;
+  }
+  return null;
 }
