@@ -8,12 +8,12 @@ const SORT: OptionTable = { short: 'nrut:k:S:', long: ['numeric-sort', 'reverse'
 
 test('a value-taking short letter eats the rest of its cluster, so `-to` sets the separator to "o"', () => {
   const p = getopt(SORT, words('-nto', 'f'));
-  assert.deepEqual(p, { ok: true, options: [{ name: '-n' }, { name: '-t', value: 'o' }], operands: words('f') });
+  assert.deepEqual(p, { ok: true, options: [{ name: '-n' }, { name: '-t', value: 'o', glob: false }], operands: words('f') });
 });
 
 test('a value-taking short letter at the end of a cluster takes the next word', () => {
   const p = getopt(SORT, words('-rk', '2,2', 'f'));
-  assert.deepEqual(p, { ok: true, options: [{ name: '-r' }, { name: '-k', value: '2,2' }], operands: words('f') });
+  assert.deepEqual(p, { ok: true, options: [{ name: '-r' }, { name: '-k', value: '2,2', glob: false }], operands: words('f') });
 });
 
 test('a refused letter inside a cluster is found (`-uo` is `-u -o`)', () => {
@@ -24,7 +24,7 @@ test('a refused letter inside a cluster is found (`-uo` is `-u -o`)', () => {
 
 test('a long option takes `--opt=value` and `--opt value`; an optional value only with `=`', () => {
   assert.deepEqual(getopt(SORT, words('--key=2', '--buffer-size', '1M', '--check', 'f')), {
-    ok: true, options: [{ name: '--key', value: '2' }, { name: '--buffer-size', value: '1M' }, { name: '--check' }], operands: words('f'),
+    ok: true, options: [{ name: '--key', value: '2', glob: false }, { name: '--buffer-size', value: '1M', glob: false }, { name: '--check' }], operands: words('f'),
   });
 });
 

@@ -76,6 +76,7 @@ export const HOSTILE: readonly string[] = [
   'cat .envrc', 'cat flower.env', 'cat prod.env', 'cat *.env', 'cat ./*env*', 'head *.e*', 'diff -r --from-file=. src', 'cat .env~', 'grep -f.env x',
   'cd ~/.config/flower && cat config', 'stat ~/.ssh/id_rsa && cat ~/.ssh/id_rsa', 'ls .env && cat .env', 'find . -name .env -printf x -exec cat {} \\;',
   'cd ~ && ls', 'cd ~/.config && ls', 'cd / && ls', 'cd /home/u && ls', 'cd /root', 'cd src/.hidden && ls', 'cd - && ls', 'cd .git && ls',
+  'date -f .e*', 'date --file=.en?', 'date -f ./.e[n]v', 'grep --file .e* x',
   // verbs whose safety cannot be told from their arguments
   'env | grep KEY', 'env rm -rf x', 'printenv ANTHROPIC_API_KEY', 'set', 'export', 'declare -p', 'eval ls', 'exec ls', 'command ls', 'command -p ls', 'command -v -p ls', 'command -v', 'builtin echo', 'xargs echo',
   'sudo ls', 'kubectl get pods', 'docker ps', 'systemctl status x', 'jobs', 'time ls', 'watch ls', 'less f', 'man ls', 'npx tsc --version', 'npm view react', 'npm install',

@@ -29,6 +29,8 @@ export interface ParsedOption {
   /** as written in the table: `-n` or `--lines` */
   readonly name: string;
   readonly value?: string;
+  /** the value's word has an unquoted glob, so the shell may expand it (`-f .e*` reads `.env`) */
+  readonly glob?: boolean;
 }
 
 export type Parsed =
@@ -102,10 +104,11 @@ export function getopt(t: OptionTable, args: readonly Word[]): Parsed {
       const arity = c.long.get(r.name)!;
       if (eq >= 0) {
         if (arity === 0) return { ok: false, reason: `\`--${r.name}\` takes no value` };
-        options.push({ name: `--${r.name}`, value: a.slice(eq + 1) });
+        options.push({ name: `--${r.name}`, value: a.slice(eq + 1), glob: w.glob });
       } else if (arity === 1 || (arity === 'last' && i + 1 < args.length)) {
         if (i + 1 >= args.length) return { ok: false, reason: `\`--${r.name}\` needs a value` };
-        options.push({ name: `--${r.name}`, value: args[++i]!.text });
+        const v = args[++i]!;
+        options.push({ name: `--${r.name}`, value: v.text, glob: v.glob });
       } else options.push({ name: `--${r.name}` });
       continue;
     }
@@ -119,10 +122,11 @@ export function getopt(t: OptionTable, args: readonly Word[]): Parsed {
         if (arity === undefined) return { ok: false, reason: `\`-${ch}\`${a.length > 2 ? ` (in \`${a}\`)` : ''} is not an option a glance may use here; ${dispatch}` };
         if (arity === 0) { options.push({ name: `-${ch}` }); continue; }
         const rest = a.slice(k + 1);
-        if (rest !== '') options.push({ name: `-${ch}`, value: rest });
+        if (rest !== '') options.push({ name: `-${ch}`, value: rest, glob: w.glob });
         else if (arity === 1 || (arity === 'last' && i + 1 < args.length)) {
           if (i + 1 >= args.length) return { ok: false, reason: `\`-${ch}\` needs a value` };
-          options.push({ name: `-${ch}`, value: args[++i]!.text });
+          const v = args[++i]!;
+          options.push({ name: `-${ch}`, value: v.text, glob: v.glob });
         } else options.push({ name: `-${ch}` });
         break;
       }

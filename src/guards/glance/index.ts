@@ -59,7 +59,7 @@ function judgeCommand(words: readonly Word[], line: LineState): string | null {
   for (const o of p.options) {
     if (rule.namesOnly) break;
     if (o.value === undefined || rule.patternOptions?.includes(o.name)) continue;
-    const r = secretPath({ text: o.value, glob: false, globLead: false });
+    const r = secretPath({ text: o.value, glob: o.glob ?? false, globLead: false });
     if (r) return r;
   }
   if (rule.recursive?.(p)) {
