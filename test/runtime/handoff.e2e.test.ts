@@ -226,7 +226,9 @@ test('once --window 60000: a markdown handoff (no tool call) is parsed, and the 
   sim.reset();
   sim.enqueue(
     // a 60000 window hands off at 45000 (25 % room: the 50k floor never takes over half a small window)
-    { type: 'text', text: 'working', usage: { input_tokens: 46_000 }, match: { not: { firstUserIncludes: TAKEOVER } }, chunkDelayMs: 100 },
+    // a tool turn that cannot finish on its own (the cut interrupts the sleep): a text answer past the
+    // threshold raced the cut on a loaded machine, and a finished answer just ends the step
+    { type: 'tool_use', text: 'working', name: 'Bash', input: { command: 'sleep 120', description: 'work' }, usage: { input_tokens: 46_000 }, match: { not: { firstUserIncludes: TAKEOVER } } },
     { type: 'text', match: { lastUserIncludes: 'submit_handoff' }, usage: small,
       text: '## Doing now\nwiring the CLI\n\n## Dead ends\nnone yet\n\n## Next step\nrun the e2e test\n\n## Scene\nsrc/cli/once.ts' },
     { type: 'text', text: 'done after markdown', usage: small, match: { firstUserIncludes: TAKEOVER } },
@@ -260,7 +262,7 @@ test('in a workflow, lineage.json names the successor, and a rerun continues the
   const p = project('lineage');
   sim.reset();
   sim.enqueue(
-    { type: 'text', text: 'working', usage: { input_tokens: 50_000 }, chunkDelayMs: 100, match: { not: { firstUserIncludes: TAKEOVER } } },
+    { type: 'tool_use', text: 'working', name: 'Bash', input: { command: 'sleep 120', description: 'work' }, usage: { input_tokens: 50_000 }, match: { not: { firstUserIncludes: TAKEOVER } } },
     { type: 'text', text: '## 现在在做什么\nhalf done\n\n## 下一步\nfinish it', usage: small, match: { lastUserIncludes: 'submit_handoff' } },
     { type: 'text', text: 'finished', usage: small, match: { firstUserIncludes: TAKEOVER } },
     { type: 'text', text: 'continued', usage: small },
