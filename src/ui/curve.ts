@@ -78,10 +78,19 @@ export function curveSvg(i: CurveInput): string {
     const pts = i.calls.map((c, k) => `${x(k)},${y(c.context)}`).join(' ');
     parts.push(`<polyline class="line" points="${pts}" fill="none" stroke="#1565c0" stroke-width="1.5"/>`);
   }
+  // one <circle> per call, numbers in attributes; per-call titles and generation ids only while they
+  // stay small (a 100k-entry session has ~30k calls: the page must stay a few MB, not tens)
   const r = n > 400 ? 1.2 : n > 100 ? 2 : 3;
+  const titled = n <= 500;
+  const gens = new Set(i.calls.map((c) => c.session)).size > 1;
+  parts.push(`<g class="calls" fill="#1565c0">`);
   i.calls.forEach((c, k) => {
-    parts.push(`<circle class="call" cx="${x(k)}" cy="${y(c.context)}" r="${r}" fill="#1565c0" data-context="${c.context}" data-session="${esc(c.session)}"><title>call ${k + 1}: context ${c.context.toLocaleString('en')} tokens</title></circle>`);
+    const attrs = `cx="${x(k)}" cy="${y(c.context)}" r="${r}" data-context="${c.context}"${gens ? ` data-session="${esc(c.session)}"` : ''}`;
+    parts.push(titled
+      ? `<circle class="call" ${attrs}><title>call ${k + 1}: context ${c.context.toLocaleString('en')} tokens</title></circle>`
+      : `<circle ${attrs}/>`);
   });
+  parts.push('</g>');
   parts.push(`<text class="axis" x="${PAD.left}" y="${h - 6}" font-size="9" fill="#888">model calls → (${n})</text>`);
   if (n === 0) parts.push(`<text class="empty" x="${PAD.left + iw / 2}" y="${PAD.top + ih / 2}" text-anchor="middle" font-size="11" fill="#888">no model call recorded</text>`);
   parts.push('</svg>');

@@ -250,25 +250,36 @@ export class SqliteReader implements SessionReader {
     return rows[0] ? { key: rows[0].store_key, nextSeq: rows[0].next_seq } : null;
   }
 
+  /**
+   * Call-shaped entries of one transcript after `afterSeq`, as minimal entries for foldCalls. The LIKE
+   * pre-filter is a plain byte match (instr() would count characters); json_extract hands over only the
+   * fields a call needs, so the big payloads never become JS strings (bench/ui.ts: 100k entries).
+   */
+  private callEntries(db: Database.Database, key: string, afterSeq: number, onSeq?: (seq: number) => void): Iterable<unknown> {
+    const rows = db.prepare<[string, number], { seq: number; f: string }>(
+      `SELECT seq, json_extract(payload, '$.type', '$.isSidechain', '$.isApiErrorMessage', '$.uuid', '$.timestamp', '$.message.model', '$.message.id', '$.message.usage') AS f
+       FROM entries WHERE store_key = ? AND seq > ? AND payload LIKE '%"assistant"%' ORDER BY seq`).iterate(key, afterSeq);
+    return (function* () {
+      for (const r of rows) {
+        onSeq?.(r.seq);
+        let f: unknown[];
+        try { f = JSON.parse(r.f) as unknown[]; } catch { continue; }
+        yield { type: f[0], isSidechain: f[1], isApiErrorMessage: f[2], uuid: f[3], timestamp: f[4], message: { model: f[5], id: f[6], usage: f[7] } };
+      }
+    })();
+  }
+
   private callsIn(db: Database.Database, sid: string): ModelCall[] {
     const k = this.mainKey(db, sid);
     if (!k) return [];
     const c = this.callCache.get(k.key);
     if (c && c.nextSeq === k.nextSeq) return c.calls;
-    // only the new entries of a growing session; the instr() pre-filter keeps JSON.parse to assistant entries
+    // a growing session: only its new entries are read
     const from = c && c.nextSeq < k.nextSeq ? c.lastSeq : -1;
-    const calls = c && from >= 0 ? [...c.calls] : [];
+    const calls = c && from >= 0 ? [...c.calls.map((x) => ({ ...x }))] : [];
     let last = from;
-    const rows = db.prepare<[string, number], { seq: number; payload: string }>(
-      `SELECT seq, payload FROM entries WHERE store_key = ? AND seq > ? AND instr(payload, '"assistant"') > 0 ORDER BY seq`).iterate(k.key, from);
-    const parsed = function* () {
-      for (const r of rows) {
-        last = r.seq;
-        yield JSON.parse(r.payload) as unknown;
-      }
-    };
-    foldCalls(parsed(), sid, calls);
-    this.callCache.set(k.key, { nextSeq: k.nextSeq, lastSeq: last, calls });
+    foldCalls(this.callEntries(db, k.key, from, (seq) => { last = seq; }), sid, calls);
+    this.callCache.set(k.key, { nextSeq: k.nextSeq, lastSeq: Math.max(last, from), calls });
     return calls;
   }
 
@@ -310,23 +321,42 @@ export class SqliteReader implements SessionReader {
     });
   }
 
-  private allEntries(db: Database.Database, key: string): unknown[] {
+  /** Entries of `keys` whose payload matches a LIKE pattern, parsed. */
+  private matching(db: Database.Database, keys: string[], likes: string[]): unknown[] {
     const out: unknown[] = [];
-    for (const p of db.prepare<[string], string>('SELECT payload FROM entries WHERE store_key = ? ORDER BY seq').pluck().iterate(key)) out.push(safeParse(p));
+    const where = likes.map(() => 'payload LIKE ?').join(' OR ');
+    const st = db.prepare<unknown[], string>(`SELECT payload FROM entries WHERE store_key = ? AND (${where}) ORDER BY seq`).pluck();
+    for (const k of keys) for (const p of st.iterate(k, ...likes)) out.push(safeParse(p));
     return out;
+  }
+
+  /** tool_use blocks of assistant entries, as minimal entries (content only) */
+  private toolEntries(db: Database.Database, key: string): unknown[] {
+    const rows = db.prepare<[string], string>(
+      `SELECT json_extract(payload, '$.message.content') FROM entries WHERE store_key = ? AND payload LIKE '%"tool_use"%' AND json_extract(payload, '$.type') = 'assistant' ORDER BY seq`).pluck().all(key);
+    return rows.map((c) => ({ type: 'assistant', message: { content: safeParse(c) } }));
   }
 
   async figures(sid: string): Promise<SessionFigures> {
     return this.withDb((db) => {
       const k = this.mainKey(db, sid);
-      const empty = figuresOf([], [], sid);
-      if (!k) return empty;
+      if (!k) return figuresOf([], [], sid);
       const subs = db.prepare<[string, string], { store_key: string; next_seq: number }>(
         'SELECT store_key, next_seq FROM meta WHERE store_key >= ? AND store_key < ?').all(`${k.key}/`, `${k.key}0`);
       const cacheKey = `${k.nextSeq}|${subs.map((s) => `${s.store_key}:${s.next_seq}`).join(',')}`;
       const c = this.figCache.get(k.key);
       if (c?.key === cacheKey) return c.figures;
-      const figures = figuresOf(this.allEntries(db, k.key), subs.map((s) => this.allEntries(db, s.store_key)), sid);
+      // only what the figures read: call fields, tool_use blocks, and tool results that are spill pointers
+      const spillLikes = ['%output spilled: %', '%输出过长,已转存%'];
+      const part = (key: string, sub: boolean): unknown[] => [
+        ...(sub ? [...this.callEntries(db, key, -1)].map((e) => ({ ...(e as object), isSidechain: true })) : []),
+        ...this.toolEntries(db, key),
+        ...this.matching(db, [key], spillLikes).filter((e) => (e as { type?: unknown }).type === 'user'),
+      ];
+      const main = [...this.callsIn(db, sid).map((m) => ({
+        type: 'assistant', timestamp: m.at, message: { id: m.id, model: 'x', usage: { input_tokens: m.input, cache_creation_input_tokens: m.cacheCreation, cache_read_input_tokens: m.cacheRead, output_tokens: m.output } },
+      })), ...part(k.key, false)];
+      const figures = figuresOf(main, subs.map((s) => part(s.store_key, true)), sid);
       this.figCache.set(k.key, { key: cacheKey, figures });
       return figures;
     }) ?? figuresOf([], [], sid);
