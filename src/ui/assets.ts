@@ -8,6 +8,7 @@ export const CSS = `
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", sans-serif; color: var(--fg); background: var(--bg); margin: 0; }
 header { background: #20303f; color: #fff; padding: 8px 16px; display: flex; gap: 12px; align-items: baseline; }
+header a { color: #90caf9; }
 header a.home { color: #ffd54f; font-weight: 700; text-decoration: none; }
 header .live { margin-left: auto; font-size: 12px; color: #a5d6a7; }
 header .live.offline { color: #ef9a9a; }
