@@ -5,6 +5,7 @@
  * workspace's brief, goal checklist and Q&A log.
  */
 import { Goal, Handoff, HANDOFF_NAMES, HANDOFF_SECTIONS, Verdict } from '../docs/index.js';
+import { safeStepName } from '../runtime/handoff.js';
 import { curveSvg } from './curve.js';
 import type { NoteFile, Snapshot, UiRow } from './data.js';
 import { href, type PageContext } from './layout.js';
@@ -116,7 +117,8 @@ function stepRow(ctx: PageContext, r: UiRow, i: RunsInput, handoffs: Map<string,
     const calls = callsBetween(sessions.flatMap((s) => i.calls.get(s) ?? []), r.started_at, r.ended_at);
     extra.push(`<div class="curve-box">${curveSvg({ calls, window: i.window, threshold: i.threshold, label: r.step })}</div>`);
     extra.push(generationsHtml(ctx, r));
-    extra.push(handoffHtml(handoffs.get(r.step.replace(/#round\d+$/, '')) ?? handoffs.get(r.step), r.step));
+    // a later round (干活#round2) is the same step and session: its note is the step's note
+    extra.push(handoffHtml(handoffs.get(safeStepName(r.step)) ?? handoffs.get(safeStepName(r.step.replace(/#round\d+$/, ''))), r.step));
   } else if (!isJudge(r.step) && r.text) {
     extra.push(`<p class="said">${esc(cut(r.text, 300).text)}</p>`);
   }

@@ -177,3 +177,38 @@ test('the ui never writes to the run dir: not after a finished run, not while a 
   w.close();
   assert.ok(!fs.existsSync(path.join(dir, 'sessions.db-wal')), 'the writer closed last: no WAL file left behind by the ui');
 });
+
+test('without -r the run dir is found upward, like git; with none anywhere it is ./runs', async () => {
+  const { findRunDir } = await import('../../src/ui/index.js');
+  const deep = path.join(p.dir, 'a', 'b');
+  fs.mkdirSync(deep, { recursive: true });
+  assert.equal(findRunDir(deep), p.runs);
+  assert.equal(findRunDir(p.dir), p.runs);
+  const lonely = project('ui-nowhere');
+  assert.equal(findRunDir(lonely.ws), path.join(lonely.ws, 'runs'));
+});
+
+test('a handoff: the row\'s retired sessions lead to its current one, and the step\'s handoff note is rendered', async () => {
+  const dir = copyRuns(p.runs, 'handoff');
+  const rs = rows(p.runs) as unknown as Array<Record<string, unknown>>;
+  const work = rs.find((x) => x.step === '干活')!;
+  const judge = rs.find((x) => x.step === '确认需求')!;
+  // the clarifier's session stands in for a retired generation of the work step (its calls fall inside the row's time)
+  work.retired = [judge.session_id];
+  work.started_at = judge.started_at;
+  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(rs));
+  const notes = path.join(p.ws, '.flower', 'notes');
+  fs.writeFileSync(path.join(notes, '交接-干活.md'), '# 交接书(干活)\n\n## 现在在做什么\n写 <md2html>\n\n## 下一步\n跑测试\n');
+  try {
+    const r = await get(app(dir), `/?token=${TOKEN}`);
+    assert.match(r.body, new RegExp(`handoff generations: <a [^>]*><code>${String(judge.session_id).slice(0, 8)}</code></a> → <a [^>]*><code>${String(work.session_id).slice(0, 8)}</code></a>`));
+    assert.match(r.body, /<h4>现在在做什么<\/h4><pre>写 &lt;md2html&gt;<\/pre>/);
+    assert.match(r.body, /<h4>下一步<\/h4><pre>跑测试<\/pre>/);
+    const svg = curveOf(r.body, '干活');
+    assert.equal((svg.match(/<line class="handoff"/g) ?? []).length, 1, 'one handoff drawn');
+    assert.ok((svg.match(/<circle /g) ?? []).length > run.workCalls, 'both generations\' calls are on the curve');
+    assert.match(svg, /aria-label="[^"]*2 sessions \(handoff generations\)/);
+  } finally {
+    fs.rmSync(path.join(notes, '交接-干活.md'));
+  }
+});
