@@ -48,7 +48,7 @@ export async function main(o: { entries?: number; runs?: number; log?: (l: strin
       const landingCpu: number[] = [];
       const sessionCpu: number[] = [];
       for (let r = 0; r < RUNS; r++) {
-        const app: UiApp = { source: new FileSource(runs), token: 't', window: 1_000_000, threshold: 750_000 };
+        const app: UiApp = { source: FileSource.at(runs), token: 't', window: 1_000_000, threshold: 750_000 };
         const l = await cpu(() => handle(app, 'GET', '/?token=t'));
         const circles = (l.value.body.match(/<circle /g) ?? []).length;
         if (l.value.status !== 200 || circles !== calls) throw new Error(`${label}: landing ${l.value.status} with ${circles} points, expected ${calls}`);

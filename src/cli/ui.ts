@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { resolveEnv } from '../config/index.js';
+import { RunLayout } from '../state/index.js';
 import { handoffPolicy, thresholds } from '../runtime/window.js';
 import { EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './program.js';
@@ -39,7 +40,7 @@ export async function ui(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<num
   const cwd = io.cwd ?? process.cwd();
   const runDir = o.runDirGiven ? path.resolve(cwd, g.runDir) : findRunDir(cwd);
   const policy = handoffPolicy(resolveEnv(io.env, cwd).env, undefined);
-  const source = new FileSource(runDir);
+  const source = new FileSource(RunLayout.of({ cwd, runDir }));
   const server = await serveUi(
     { source, token: newToken(), window: policy.window, threshold: thresholds(policy).at },
     { host: o.host, port: o.port },

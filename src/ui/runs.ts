@@ -5,7 +5,7 @@
  * workspace's brief, goal checklist and Q&A log.
  */
 import { Goal, Handoff, HANDOFF_NAMES, HANDOFF_SECTIONS, Verdict } from '../docs/index.js';
-import { safeStepName } from '../runtime/handoff.js';
+import { safeStepName } from '../state/index.js';
 import { curveSvg } from './curve.js';
 import type { NoteFile, Snapshot, UiRow } from './data.js';
 import { href, type PageContext } from './layout.js';
@@ -101,7 +101,7 @@ function generationsHtml(ctx: PageContext, r: UiRow): string {
   return `<p class="generations">handoff generations: ${chain.map((s, i) => `<a href="${esc(href(ctx, `/session/${encodeURIComponent(s)}`))}"><code>${esc(s.slice(0, 8))}</code></a>${i < chain.length - 1 ? ' → ' : ''}`).join('')}</p>`;
 }
 
-function stepRow(ctx: PageContext, r: UiRow, i: RunsInput, handoffs: Map<string, NoteFile>): string {
+function stepRow(ctx: PageContext, r: UiRow, i: RunsInput, handoffs: Readonly<Record<string, NoteFile>>): string {
   const sid = r.session_id;
   const failure = r.failure ? `${r.failure.kind}: ${r.failure.message}` : r.error ?? '';
   const sess = sid ? `<a class="session" href="${esc(href(ctx, `/session/${encodeURIComponent(sid)}`))}"><code>${esc(sid.slice(0, 8))}</code></a>` : '–';
@@ -118,7 +118,7 @@ function stepRow(ctx: PageContext, r: UiRow, i: RunsInput, handoffs: Map<string,
     extra.push(`<div class="curve-box">${curveSvg({ calls, window: i.window, threshold: i.threshold, label: r.step })}</div>`);
     extra.push(generationsHtml(ctx, r));
     // a later round (干活#round2) is the same step and session: its note is the step's note
-    extra.push(handoffHtml(handoffs.get(safeStepName(r.step)) ?? handoffs.get(safeStepName(r.step.replace(/#round\d+$/, ''))), r.step));
+    extra.push(handoffHtml(handoffs[safeStepName(r.step)] ?? handoffs[safeStepName(r.step.replace(/#round\d+$/, ''))], r.step));
   } else if (!isJudge(r.step) && r.text) {
     extra.push(`<p class="said">${esc(cut(r.text, 300).text)}</p>`);
   }
@@ -143,7 +143,6 @@ function notesHtml(snap: Snapshot): string {
 
 export function runsBody(ctx: PageContext, i: RunsInput): string {
   const groups = groupRuns(i.snap.rows).reverse();
-  const handoffs = new Map(i.snap.notes.handoffs.map((h) => [h.file.replace(/^.*交接-/, '').replace(/\.md$/, ''), h]));
   const total = i.snap.rows.reduce((a, r) => a + (r.cost_usd || 0), 0);
   const out: string[] = [];
   out.push(`<p class="summary"><span class="count">${groups.length} run${groups.length === 1 ? '' : 's'}</span> · total ${money(total)} · run dir <code>${esc(i.snap.runDir)}</code> · window ${tokens(i.window)}, handoff at ${tokens(i.threshold)}</p>`);
@@ -154,7 +153,7 @@ export function runsBody(ctx: PageContext, i: RunsInput): string {
 <h2><span class="run-id">${esc(g.run)}</span> <span class="wake">wake #${g.wake}</span></h2>
 <p class="run-meta">started ${when(g.started)} · ${g.ended ? `took ${duration(secs)}` : `running for ${duration(secs)}`} · cost <span class="run-cost">${money(g.cost)}</span> · ${g.ended ? (g.ok ? 'ok' : 'had failures') : 'in progress'}</p>
 <table class="steps"><thead><tr><th>step</th><th>status</th><th>cost</th><th>turns</th><th>time</th><th>context</th><th>session</th></tr></thead><tbody>
-${g.rows.map((r) => stepRow(ctx, r, i, handoffs)).join('\n')}
+${g.rows.map((r) => stepRow(ctx, r, i, i.snap.notes.handoffs)).join('\n')}
 </tbody></table></section>`);
   }
   out.push(notesHtml(i.snap));

@@ -17,7 +17,7 @@ let sim: Sim;
 let p: Project;
 let run: FlowRun;
 const TOKEN = 'tok-123';
-const app = (runDir: string): UiApp => ({ source: new FileSource(runDir), token: TOKEN, window: 200_000, threshold: 150_000 });
+const app = (runDir: string): UiApp => ({ source: FileSource.at(runDir), token: TOKEN, window: 200_000, threshold: 150_000 });
 const get = (a: UiApp, url: string) => handle(a, 'GET', url);
 
 before(async () => {

@@ -1,7 +1,10 @@
 /** The ui's pure parts as tables: calls from transcript entries, figures, the curve, parsing, escaping. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { callsBetween, clean, curveSvg, esc, figuresOf, foldCalls, parseLineage, parseManifest, spillOf, verdictCallOf, type ModelCall } from '../../src/ui/index.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { callsBetween, clean, curveSvg, esc, figuresOf, foldCalls, parseManifest, readLineage, spillOf, verdictCallOf, type ModelCall } from '../../src/ui/index.js';
 import { groupRuns, verdictOf } from '../../src/ui/runs.js';
 import type { UiRow } from '../../src/ui/data.js';
 
@@ -91,12 +94,30 @@ test('manifest and lineage: readable parts kept, damage reported with the file n
     assert.equal(r.rows.length, 0);
     assert.equal(r.problems[0]!.file, '/r/manifest.json', bad);
   }
-  const mixed = parseManifest(JSON.stringify([{ run: 'r', step: 's', cost_usd: 'lots' }, { step: 's' }, 7]), 'm');
+  const good = { run: 'r', step: 's', session_id: null, ok: true, cost_usd: 1, num_turns: 1, text: '', error: null, started_at: '', ended_at: null, attempts: 1, errors: [], resumed: false, duration_s: 0, verdict: { outcome: 'achieved', passed: 1, total: 1 } };
+  const mixed = parseManifest(JSON.stringify([good, { ...good, cost_usd: 'lots' }, { step: 's' }, 7]), 'm');
   assert.equal(mixed.rows.length, 1);
-  assert.equal(mixed.rows[0]!.cost_usd, 0, 'a non-number cost reads as 0');
-  assert.match(mixed.problems[0]!.message, /2 unreadable rows/);
-  assert.equal(parseLineage('{"workspace":"/w","woke":2,"steps":{"a":"s1","b":3}}', 'l').lineage?.steps.a, 's1');
-  for (const bad of ['[', '[]', '{"workspace":1,"steps":{}}', '{"workspace":"/w"}']) assert.equal(parseLineage(bad, 'l.json').problems[0]?.file, 'l.json', bad);
+  assert.deepEqual(mixed.rows[0]!.verdict, good.verdict);
+  assert.match(mixed.problems[0]!.message, /3 unreadable rows/);
+  assert.match(parseManifest('[{"__proto__": {}}]', 'm').problems[0]!.message, /not valid JSON/);
+});
+
+test('lineage through the versioned reader, read-only: damage is a problem naming the file and the file stays as it was', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-ui-lineage-'));
+  const file = path.join(dir, 'lineage.json');
+  assert.deepEqual(readLineage(file), { lineage: null, problems: [] }, 'missing: nothing to say');
+  fs.writeFileSync(file, '{"workspace":"/w","woke":2,"steps":{"a":"s1"}}');
+  assert.equal(readLineage(file).lineage?.steps.a, 's1', 'version 0 (the seed)');
+  fs.writeFileSync(file, '{"version":1,"workspace":"/w","woke":1,"steps":{},"workbench":"/wb"}');
+  assert.equal(readLineage(file).lineage?.workbench, '/wb');
+  for (const bad of ['[', '[]', '{"workspace":1,"steps":{}}', '{"workspace":"/w"}', '{"version":99,"workspace":"/w","woke":0,"steps":{}}']) {
+    fs.writeFileSync(file, bad);
+    const r = readLineage(file);
+    assert.equal(r.lineage, null, bad);
+    assert.equal(r.problems[0]?.file, file, bad);
+    assert.equal(fs.readFileSync(file, 'utf8'), bad, 'left in place');
+    assert.deepEqual(fs.readdirSync(dir), ['lineage.json'], 'nothing kept aside: the ui writes nothing');
+  }
 });
 
 test('runs are grouped by run id in the order they started, wake numbers from 1; the verdict is the structured field, then the judge\'s call, then its text', () => {
