@@ -30,6 +30,21 @@ interface CallCache {
   calls: ModelCall[];
 }
 
+/**
+ * Above this size a quiescent database is not copied into memory (it would be held twice: the file's
+ * bytes and SQLite's copy) but opened read-only on file; SQLite then creates empty -wal/-shm files next
+ * to it, the one trace the ui can leave, and only for a run dir this big.
+ */
+export const MEMORY_COPY_MAX = 1024 * 1024 * 1024;
+
+function fileSize(f: string): number {
+  try {
+    return fs.statSync(f).size;
+  } catch {
+    return 0;
+  }
+}
+
 export class SqliteReader implements SessionReader {
   private mem: { key: string; db: Database.Database } | null = null;
   private readonly callCache = new Map<string, CallCache>();
@@ -41,7 +56,8 @@ export class SqliteReader implements SessionReader {
   /** Runs `fn` on a connection; null when there is no usable database. */
   private withDb<T>(fn: (db: Database.Database) => T): T | null {
     if (!fs.existsSync(this.file)) return null;
-    const live = fs.existsSync(`${this.file}-wal`);
+    // a database too big to copy into memory is opened on file like a live one (see MEMORY_COPY_MAX)
+    const live = fs.existsSync(`${this.file}-wal`) || fileSize(this.file) > MEMORY_COPY_MAX;
     let db: Database.Database;
     try {
       if (live) {
