@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  LINEAGE_SCHEMAS, NAMES, RunLayout, StateCorrupt, manifestRowSchema, parseJsonStrict, readVersioned, type ManifestRow,
+  LINEAGE_SCHEMAS, NAMES, RunLayout, StateCorrupt, manifestRowSchema, parseJsonStrict, readVersioned, runLockHolder, type ManifestRow,
 } from '../state/index.js';
 import { SqliteReader, stat } from './sqlite.js';
 import type { ModelCall, SessionFigures, VerdictCall } from './transcript.js';
@@ -46,6 +46,11 @@ export interface Notes {
 
 export interface Snapshot {
   runDir: string;
+  /**
+   * Is a flower process working in this run dir? 'held': the run lock's holder is alive; 'free': the
+   * lock file is there but its holder is gone (a row without an end was stopped); 'unknown': no lock file.
+   */
+  lock: 'held' | 'free' | 'unknown';
   rows: UiRow[];
   lineage: LineageView | null;
   notes: Notes;
@@ -152,6 +157,15 @@ function readNotes(runDir: string, lineage: LineageView | null): Notes {
   return { dir: layout.notes, brief: note(layout.brief), goal: note(layout.goal), qa: note(layout.qa), handoffs };
 }
 
+function lockState(file: string): Snapshot['lock'] {
+  if (!fs.existsSync(file)) return 'unknown';
+  try {
+    return runLockHolder(file) ? 'held' : 'free';
+  } catch {
+    return 'unknown';
+  }
+}
+
 /** The run dir on disk: manifest.json, lineage.json, sessions.db and the workspace's notes. */
 export class FileSource implements UiSource {
   readonly sessions: SqliteReader;
@@ -171,7 +185,7 @@ export class FileSource implements UiSource {
 
   fingerprint(): string {
     const db = this.layout.sessionsDb;
-    const parts = [stat(this.layout.manifest), stat(this.layout.lineage), stat(db), stat(`${db}-wal`)];
+    const parts = [stat(this.layout.manifest), stat(this.layout.lineage), stat(db), stat(`${db}-wal`), stat(this.layout.runLock)];
     const lin = this.cached?.snap.lineage;
     if (lin) for (const l of noteLayouts(this.runDir, lin)) parts.push(stat(l.notes));
     return parts.join('|');
@@ -190,7 +204,8 @@ export class FileSource implements UiSource {
     }
     const l = readLineage(this.layout.lineage);
     problems.push(...l.problems);
-    const snap: Snapshot = { runDir: this.runDir, rows, lineage: l.lineage, notes: readNotes(this.runDir, l.lineage), problems };
+    const lock = lockState(this.layout.runLock);
+    const snap: Snapshot = { runDir: this.runDir, lock, rows, lineage: l.lineage, notes: readNotes(this.runDir, l.lineage), problems };
     this.cached = { fp: this.fingerprint(), snap };
     return snap;
   }

@@ -101,12 +101,12 @@ function generationsHtml(ctx: PageContext, r: UiRow): string {
   return `<p class="generations">handoff generations: ${chain.map((s, i) => `<a href="${esc(href(ctx, `/session/${encodeURIComponent(s)}`))}"><code>${esc(s.slice(0, 8))}</code></a>${i < chain.length - 1 ? ' → ' : ''}`).join('')}</p>`;
 }
 
-function stepRow(ctx: PageContext, r: UiRow, i: RunsInput, handoffs: Readonly<Record<string, NoteFile>>): string {
+function stepRow(ctx: PageContext, r: UiRow, i: RunsInput, handoffs: Readonly<Record<string, NoteFile>>, live: boolean): string {
   const sid = r.session_id;
   const failure = r.failure ? `${r.failure.kind}: ${r.failure.message}` : r.error ?? '';
   const sess = sid ? `<a class="session" href="${esc(href(ctx, `/session/${encodeURIComponent(sid)}`))}"><code>${esc(sid.slice(0, 8))}</code></a>` : '–';
   const head = `<tr class="step ${r.ok ? 'ok' : 'failed'}" data-step="${esc(r.step)}">
-<td class="name">${esc(r.step)}</td><td class="status">${r.ok ? 'ok' : r.ended_at ? 'failed' : 'running'}${r.failure ? ` <span class="kind">${esc(r.failure.kind)}</span>` : ''}</td>
+<td class="name">${esc(r.step)}</td><td class="status">${r.ok ? 'ok' : r.ended_at ? 'failed' : live ? 'running' : 'stopped'}${r.failure ? ` <span class="kind">${esc(r.failure.kind)}</span>` : ''}</td>
 <td class="cost">${money(r.cost_usd)}</td><td class="turns">${r.num_turns}</td><td class="dur">${duration(r.duration_s)}</td>
 <td class="ctx">${tokens(r.context)}</td><td>${sess}</td></tr>`;
   const extra: string[] = [];
@@ -148,12 +148,14 @@ export function runsBody(ctx: PageContext, i: RunsInput): string {
   out.push(`<p class="summary"><span class="count">${groups.length} run${groups.length === 1 ? '' : 's'}</span> · total ${money(total)} · run dir <code>${esc(i.snap.runDir)}</code> · window ${tokens(i.window)}, handoff at ${tokens(i.threshold)}</p>`);
   if (groups.length === 0) out.push('<p class="empty">No runs recorded yet. This page updates by itself when one starts.</p>');
   for (const g of groups) {
+    // a row without an end is running only in the newest run, and only while the run lock's holder lives
+    const live = !g.ended && g === groups[0] && i.snap.lock !== 'free';
     const secs = runSeconds(g);
     out.push(`<section class="run ${g.ok ? 'ok' : 'failed'}" id="run-${esc(g.run)}" data-run="${esc(g.run)}">
 <h2><span class="run-id">${esc(g.run)}</span> <span class="wake">wake #${g.wake}</span></h2>
-<p class="run-meta">started ${when(g.started)} · ${g.ended ? `took ${duration(secs)}` : `running for ${duration(secs)}`} · cost <span class="run-cost">${money(g.cost)}</span> · ${g.ended ? (g.ok ? 'ok' : 'had failures') : 'in progress'}</p>
+<p class="run-meta">started ${when(g.started)} · ${g.ended ? `took ${duration(secs)}` : live ? `running for ${duration(secs)}` : 'stopped before its end'} · cost <span class="run-cost">${money(g.cost)}</span> · ${g.ended ? (g.ok ? 'ok' : 'had failures') : live ? 'in progress' : 'stopped'}</p>
 <table class="steps"><thead><tr><th>step</th><th>status</th><th>cost</th><th>turns</th><th>time</th><th>context</th><th>session</th></tr></thead><tbody>
-${g.rows.map((r) => stepRow(ctx, r, i, i.snap.notes.handoffs)).join('\n')}
+${g.rows.map((r) => stepRow(ctx, r, i, i.snap.notes.handoffs, live)).join('\n')}
 </tbody></table></section>`);
   }
   out.push(notesHtml(i.snap));

@@ -212,3 +212,19 @@ test('a handoff: the row\'s retired sessions lead to its current one, and the st
     fs.rmSync(path.join(notes, '交接-干活.md'));
   }
 });
+
+test('a row without an end is running only in the newest run and only while the run lock\'s holder lives', async () => {
+  const dir = copyRuns(p.runs, 'stopped');
+  const rs = rows(p.runs) as unknown as Array<Record<string, unknown>>;
+  const open = (run: string, started: string) => ({ ...rs[2]!, run, started_at: started, ended_at: null, ok: false, duration_s: 0 });
+  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify([open('old-run', '2020-01-01T00:00:00.000Z'), ...rs, open('new-run', '2100-01-01T00:00:00.000Z')]));
+  const status = (html: string, run: string) => new RegExp(`data-run="${run}"[\\s\\S]*?<td class="status">(\\w+)`).exec(html)?.[1];
+  let r = await get(app(dir), `/?token=${TOKEN}`);
+  assert.equal(status(r.body, 'old-run'), 'stopped', 'an older run cannot still be running');
+  assert.equal(status(r.body, 'new-run'), 'running', 'no lock file: the newest run may be running');
+  // a lock whose holder is gone: the newest run was stopped
+  fs.writeFileSync(path.join(dir, 'run.lock'), JSON.stringify({ pid: 999_999_999, startedAt: null, host: (await import('node:os')).hostname(), since: new Date().toISOString() }));
+  r = await get(app(dir), `/?token=${TOKEN}`);
+  assert.equal(status(r.body, 'new-run'), 'stopped');
+  assert.ok(fs.existsSync(path.join(dir, 'run.lock')), 'the ui does not take over or remove a stale lock');
+});
