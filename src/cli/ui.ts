@@ -36,16 +36,16 @@ function openBrowser(url: string, env: Record<string, string | undefined>): bool
 }
 
 export async function ui(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<number> {
-  const { FileSource, findRunDir, newToken, serveUi } = await import('../ui/index.js');
+  const { FileSource, findRunDir, handle, newToken, serveUi } = await import('../ui/index.js');
   const cwd = io.cwd ?? process.cwd();
   const runDir = o.runDirGiven ? path.resolve(cwd, g.runDir) : findRunDir(cwd);
   const policy = handoffPolicy(resolveEnv(io.env, cwd).env, undefined);
   const source = new FileSource(RunLayout.of({ cwd, runDir }));
-  const server = await serveUi(
-    { source, token: newToken(), window: policy.window, threshold: thresholds(policy).at },
-    { host: o.host, port: o.port },
-  );
+  const app = { source, token: newToken(), window: policy.window, threshold: thresholds(policy).at };
+  const server = await serveUi(app, { host: o.host, port: o.port });
   io.stdout.write(`${server.url}\n`);
+  // read the run dir once now, while the person opens the page: the first load then finds it cached
+  setImmediate(() => { void handle(app, 'GET', `/?token=${app.token}`); });
   io.stdout.write(`flower ui — read-only view of ${runDir}${fs.existsSync(runDir) ? '' : ' (nothing there yet; the page fills in when a run starts)'} · Ctrl-C to stop\n`);
   if (o.open && !openBrowser(server.url, io.env)) io.stdout.write('(no browser opener found: open the URL above yourself)\n');
   await new Promise<void>((resolve) => {
