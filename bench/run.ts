@@ -4,6 +4,7 @@
 import os from 'node:os';
 import { main as onceBench } from './once.js';
 import { main as storeBench } from './store.js';
+import { main as uiBench } from './ui.js';
 import { main as viewsBench } from './views.js';
 import { table, type BenchRow } from './measure.js';
 
@@ -15,6 +16,7 @@ const rows: BenchRow[] = [];
 const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['store: append throughput, load() vs JSONL read+parse (100k entries)', () => storeBench({ entries: 100_000, runs: 3, alternatives: false })],
   ['views: ViewedStore.load() with every view on vs plain load (100k entries)', () => viewsBench({ entries: 100_000, runs: 7 })],
+  ['ui: landing and session page over a 100k-entry session, vs loadSync', () => uiBench({ entries: 100_000, runs: 5 })],
   ['once: 20-call scripted session, flower vs bare SDK query()', () => onceBench({ runs: 11 })],
 ];
 for (const [title, run] of benches) {

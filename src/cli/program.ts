@@ -160,6 +160,15 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .action((o: { limit: number }) => settle(import('./status.js').then((m) => m.log({ ...o, json: globals().json ?? false }, globals(), io))));
 
   program
+    .command('ui')
+    .description('a local, read-only web view of the runs: steps, verdicts, costs, context curves, handoffs, transcripts — prints a URL with an access token')
+    .option('--port <n>', 'port to listen on (0 = any free port)', port, 0)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--open', 'open the page in a browser', false)
+    .exitOverride()
+    .action((o: { port: number; host: string; open: boolean }) => settle(import('./ui.js').then((m) => m.ui({ ...o, runDirGiven: program.getOptionValueSource('runDir') !== 'default' }, globals(), io))));
+
+  program
     .command('sim')
     .description('serve a scripted model (Anthropic Messages API) on 127.0.0.1 — test workflows offline against the real harness')
     .requiredOption('--script <file>', 'a JSON scenario (see docs/sim.md)')

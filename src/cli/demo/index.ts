@@ -63,6 +63,7 @@ export async function demo(o: DemoOptions, g: GlobalOptions, io: CliIO): Promise
       if (fs.existsSync(f)) say(`  ${f}`);
     }
     say(`\nTry it: node ${path.join(dir, 'md2html.mjs')} ${path.join(dir, 'sample.md')}`);
+    say(`See it:  npx flower ui -r ${path.join(dir, 'runs')}   # a local web view: runs, steps, verdicts, costs, context curves`);
     return EXIT.ok;
   } finally {
     await sim.close();

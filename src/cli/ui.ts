@@ -1,0 +1,63 @@
+/**
+ * `flower ui [-r RUNDIR] [--port N] [--host H] [--open]` — serve a read-only web view of a run dir until
+ * Ctrl-C or SIGTERM. The first stdout line is the full URL with this start's random access token.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { resolveEnv } from '../config/index.js';
+import { RunLayout } from '../state/index.js';
+import { handoffPolicy, thresholds } from '../runtime/window.js';
+import { EXIT, type CliIO } from './io.js';
+import type { GlobalOptions } from './program.js';
+
+export interface UiOptions {
+  port: number;
+  host: string;
+  open: boolean;
+  /** -r was given (otherwise the run dir is looked for upward, like git) */
+  runDirGiven: boolean;
+}
+
+/** xdg-open / open when one is on PATH; false when none is (the URL is printed either way). */
+function openBrowser(url: string, env: Record<string, string | undefined>): boolean {
+  const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? null : 'xdg-open';
+  if (!cmd) return false;
+  const onPath = (env.PATH ?? '').split(path.delimiter).some((d) => d && fs.existsSync(path.join(d, cmd)));
+  if (!onPath) return false;
+  try {
+    const child = spawn(cmd, [url], { stdio: 'ignore', detached: true });
+    child.on('error', () => {});
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function ui(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<number> {
+  const { FileSource, findRunDir, handle, newToken, serveUi } = await import('../ui/index.js');
+  const cwd = io.cwd ?? process.cwd();
+  const runDir = o.runDirGiven ? path.resolve(cwd, g.runDir) : findRunDir(cwd);
+  const policy = handoffPolicy(resolveEnv(io.env, cwd).env, undefined);
+  const source = new FileSource(RunLayout.of({ cwd, runDir }));
+  const app = { source, token: newToken(), window: policy.window, threshold: thresholds(policy).at };
+  const server = await serveUi(app, { host: o.host, port: o.port });
+  io.stdout.write(`${server.url}\n`);
+  // read the run dir once now, while the person opens the page: the first load then finds it cached
+  setImmediate(() => { void handle(app, 'GET', `/?token=${app.token}`); });
+  io.stdout.write(`flower ui — read-only view of ${runDir}${fs.existsSync(runDir) ? '' : ' (nothing there yet; the page fills in when a run starts)'} · Ctrl-C to stop\n`);
+  if (o.open && !openBrowser(server.url, io.env)) io.stdout.write('(no browser opener found: open the URL above yourself)\n');
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.removeListener('SIGINT', stop);
+      process.removeListener('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  source.close();
+  return EXIT.ok;
+}

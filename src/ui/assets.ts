@@ -1,0 +1,107 @@
+/**
+ * The page's static files, shipped inside the compiled package (dist/) so `flower ui` needs no build
+ * step and no asset folder next to it. Served only with the token, like everything else.
+ */
+
+export const CSS = `
+:root { --fg:#1d1d1f; --muted:#666; --ok:#2e7d32; --bad:#b00020; --line:#e3e3e3; --bg:#fafafa; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", sans-serif; color: var(--fg); background: var(--bg); margin: 0; }
+header { background: #20303f; color: #fff; padding: 8px 16px; display: flex; gap: 12px; align-items: baseline; }
+header a { color: #90caf9; }
+header a.home { color: #ffd54f; font-weight: 700; text-decoration: none; }
+header .live { margin-left: auto; font-size: 12px; color: #a5d6a7; }
+header .live.offline { color: #ef9a9a; }
+main { padding: 12px 16px 40px; max-width: 1100px; }
+code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
+.banner { background: #fdecea; border-left: 4px solid var(--bad); padding: 8px 16px; margin: 0; }
+.summary { color: var(--muted); }
+section.run { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; margin: 12px 0; }
+section.run.failed { border-left: 4px solid var(--bad); }
+section.run h2 { font-size: 16px; margin: 4px 0; }
+.run-id { font-family: ui-monospace, monospace; }
+.wake, .run-meta { color: var(--muted); font-weight: normal; font-size: 13px; }
+table.steps { border-collapse: collapse; width: 100%; }
+table.steps th, table.steps td { text-align: left; padding: 3px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
+tr.step.failed .status { color: var(--bad); font-weight: 600; }
+tr.step.ok .status { color: var(--ok); }
+tr.detail td { padding-left: 18px; }
+.kind { background: #fdecea; color: var(--bad); border-radius: 3px; padding: 0 4px; font-size: 12px; }
+.failure { color: var(--bad); margin: 2px 0; }
+.said, .reason { color: var(--muted); margin: 2px 0; white-space: pre-wrap; }
+.outcome { font-weight: 700; }
+.outcome.achieved { color: var(--ok); }
+.outcome.not_yet, .outcome.unreachable, .outcome.unclear { color: var(--bad); }
+ul.checks { margin: 2px 0; padding-left: 18px; list-style: none; }
+ul.checks li.pass .mark { color: var(--ok); }
+ul.checks li.fail .mark { color: var(--bad); }
+.evidence { color: var(--muted); }
+svg.curve { max-width: 100%; height: auto; background: #fff; }
+pre { white-space: pre-wrap; word-break: break-word; background: #f4f4f4; padding: 6px 8px; border-radius: 4px; margin: 4px 0; max-height: 40em; overflow: auto; }
+details > summary { cursor: pointer; color: #20303f; }
+table.figures th { text-align: left; padding-right: 12px; color: var(--muted); font-weight: normal; }
+.note, .omitted { color: var(--muted); font-size: 12px; }
+ol.transcript { padding-left: 48px; }
+li.entry { margin: 6px 0; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+li.entry .role { font-weight: 600; margin-right: 6px; }
+li.entry.other { color: var(--muted); font-size: 12px; }
+li.entry .usage { color: var(--muted); font-size: 12px; }
+.tool-result.error summary { color: var(--bad); }
+nav.pager { margin: 8px 0; display: flex; gap: 12px; }
+section.notes { margin-top: 20px; }
+@media print { header .live, nav.pager { display: none; } pre { max-height: none; } }
+`;
+
+/**
+ * Live updates by polling: the server's fingerprint (stat of the run dir's files) is cheap; when it
+ * changes, the page re-fetches itself and swaps the live region in place, keeping open sections open.
+ * The fingerprint the page was rendered with is in the page, so a change that lands before the first
+ * poll is not missed.
+ */
+export const JS = `(() => {
+  'use strict';
+  const token = new URL(location.href).searchParams.get('token') || '';
+  const live = document.getElementById('live');
+  const state = document.getElementById('live-state');
+  let fp = live ? live.getAttribute('data-fp') : null;
+  let busy = false;
+  const keys = (sel) => new Set(Array.from(document.querySelectorAll(sel)).map((d) => d.getAttribute('data-key')));
+  async function refresh() {
+    const r = await fetch(location.href, { cache: 'no-store' });
+    if (!r.ok) throw new Error('HTTP ' + r.status);
+    const doc = new DOMParser().parseFromString(await r.text(), 'text/html');
+    const open = keys('details[data-key][open]');
+    const shut = keys('details[data-key]:not([open])');
+    for (const id of ['banners', 'live']) {
+      const next = doc.getElementById(id);
+      const cur = document.getElementById(id);
+      if (!next || !cur) continue;
+      cur.replaceChildren(...Array.from(next.childNodes).map((n) => document.importNode(n, true)));
+      if (id === 'live') cur.setAttribute('data-fp', next.getAttribute('data-fp') || '');
+    }
+    for (const d of document.querySelectorAll('details[data-key]')) {
+      const k = d.getAttribute('data-key');
+      if (open.has(k)) d.open = true; else if (shut.has(k)) d.open = false;
+    }
+    return doc.getElementById('live')?.getAttribute('data-fp') || null;
+  }
+  async function tick() {
+    if (busy) return;
+    busy = true;
+    try {
+      const r = await fetch('/api/fingerprint?token=' + encodeURIComponent(token), { cache: 'no-store' });
+      if (!r.ok) throw new Error('HTTP ' + r.status);
+      const now = await r.text();
+      if (now !== fp) fp = (await refresh()) || now;
+      if (state) { state.textContent = 'live'; state.className = 'live'; }
+    } catch (e) {
+      if (state) { state.textContent = 'offline'; state.className = 'live offline'; }
+    } finally {
+      busy = false;
+    }
+  }
+  setInterval(tick, 1000);
+})();
+`;
+
+export const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><g fill="#f48fb1"><circle cx="16" cy="8" r="6"/><circle cx="24" cy="16" r="6"/><circle cx="16" cy="24" r="6"/><circle cx="8" cy="16" r="6"/></g><circle cx="16" cy="16" r="5" fill="#ffd54f"/></svg>`;

@@ -1,0 +1,172 @@
+/**
+ * The HTTP side of `flower ui`: node:http, GET only, every request (static files and the favicon too)
+ * carries the access token as `?token=` — 401 without it, 403 with a wrong one. Routing is a plain
+ * function from (method, URL) to a response, so the handlers are tested in-process.
+ */
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CSS, FAVICON, JS } from './assets.js';
+import type { UiSource } from './data.js';
+import { href, notFound, page, type PageContext } from './layout.js';
+import { esc } from './sanitize.js';
+import { groupRuns, isJudge, isWork, runsBody } from './runs.js';
+import { PAGE_SIZE, sessionBody } from './session.js';
+import type { ModelCall, VerdictCall } from './transcript.js';
+
+export interface UiApp {
+  source: UiSource;
+  token: string;
+  window: number;
+  threshold: number;
+}
+
+export interface UiResponse {
+  status: number;
+  type: string;
+  body: string;
+}
+
+const HTML = 'text/html; charset=utf-8';
+
+export function newToken(): string {
+  return crypto.randomBytes(24).toString('base64url');
+}
+
+function tokenOk(given: string, want: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(want);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+}
+
+const plain = (status: number, text: string): UiResponse => ({ status, type: 'text/plain; charset=utf-8', body: `${text}\n` });
+
+/** A short stable digest of the source's fingerprint: the page embeds it, the script polls it. */
+function digest(app: UiApp): string {
+  return crypto.createHash('sha1').update(app.source.fingerprint()).digest('hex').slice(0, 16);
+}
+
+async function landing(app: UiApp, ctx: PageContext): Promise<UiResponse> {
+  const fp = digest(app);
+  const snap = await app.source.snapshot();
+  const calls = new Map<string, ModelCall[]>();
+  const verdicts = new Map<string, VerdictCall | null>();
+  for (const r of snap.rows) {
+    if (!r.session_id) continue;
+    if (isWork(r.step)) {
+      for (const s of [...(r.retired ?? []), r.session_id]) if (!calls.has(s)) calls.set(s, await app.source.sessions.calls(s));
+    } else if (isJudge(r.step) && !verdicts.has(r.session_id)) {
+      verdicts.set(r.session_id, await app.source.sessions.verdict(r.session_id));
+    }
+  }
+  const problems = [...snap.problems];
+  const sp = app.source.storeProblem();
+  if (sp) problems.push(sp);
+  const body = runsBody(ctx, { snap, calls, verdicts, window: app.window, threshold: app.threshold });
+  return {
+    status: 200, type: HTML,
+    body: page(ctx, { title: `flower ui — ${snap.runDir}`, heading: `runs in <code>${esc(snap.runDir)}</code>`, problems, body, live: true })
+      .replace('<main id="live">', `<main id="live" data-fp="${fp}">`),
+  };
+}
+
+async function session(app: UiApp, ctx: PageContext, sid: string, q: URLSearchParams): Promise<UiResponse> {
+  const fp = digest(app);
+  const s = app.source.sessions;
+  const sub = q.get('sub') ?? undefined;
+  const from = Math.max(0, Number.parseInt(q.get('from') ?? '0', 10) || 0);
+  const pg = await s.page(sid, sub, from, PAGE_SIZE);
+  if (!pg) {
+    const sp = app.source.storeProblem();
+    return { status: 404, type: HTML, body: notFound(ctx, sp ? `${sp.file} ${sp.message}` : `No session ${sid}${sub ? ` (${sub})` : ''} in this run dir.`) };
+  }
+  const [calls, figures, subagents] = await Promise.all([s.calls(sid), s.figures(sid), s.subagents(sid)]);
+  const body = sessionBody(ctx, { sid, sub, calls, figures, subagents, page: pg, from, window: app.window, threshold: app.threshold });
+  return {
+    status: 200, type: HTML,
+    body: page(ctx, { title: `session ${sid} — flower ui`, heading: `session <code>${esc(sid.slice(0, 8))}</code> · <a href="${esc(href(ctx, '/'))}">all runs</a>`, body, live: true })
+      .replace('<main id="live">', `<main id="live" data-fp="${fp}">`),
+  };
+}
+
+async function runsJson(app: UiApp): Promise<UiResponse> {
+  const snap = await app.source.snapshot();
+  const runs = groupRuns(snap.rows).map((g) => ({ run: g.run, wake: g.wake, started_at: g.started, ended_at: g.ended, cost_usd: g.cost, ok: g.ok, steps: g.rows }));
+  return { status: 200, type: 'application/json; charset=utf-8', body: JSON.stringify({ runDir: snap.runDir, runs, problems: snap.problems }) };
+}
+
+/** One request. Never throws: a failure becomes a 500 page without a stack trace. */
+export async function handle(app: UiApp, method: string, rawUrl: string): Promise<UiResponse> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl, 'http://ui.invalid');
+  } catch {
+    return plain(400, 'bad request');
+  }
+  const given = url.searchParams.get('token');
+  if (given === null || given === '') return plain(401, 'flower ui: this page needs the access token printed when `flower ui` started (?token=…).');
+  if (!tokenOk(given, app.token)) return plain(403, 'flower ui: wrong access token; use the URL `flower ui` printed.');
+  if (method !== 'GET' && method !== 'HEAD') return plain(405, 'flower ui is read-only: GET only.');
+  const ctx: PageContext = { token: app.token };
+  const p = url.pathname;
+  try {
+    if (p === '/' || p === '/index.html') return await landing(app, ctx);
+    if (p === '/api/fingerprint') return { status: 200, type: 'text/plain; charset=utf-8', body: digest(app) };
+    if (p === '/api/runs') return await runsJson(app);
+    if (p === '/static/ui.css') return { status: 200, type: 'text/css; charset=utf-8', body: CSS };
+    if (p === '/static/ui.js') return { status: 200, type: 'text/javascript; charset=utf-8', body: JS };
+    if (p === '/favicon.svg' || p === '/favicon.ico') return { status: 200, type: 'image/svg+xml', body: FAVICON };
+    const m = /^\/session\/([^/]+)$/.exec(p);
+    if (m) {
+      let sid: string;
+      try { sid = decodeURIComponent(m[1]!); } catch { return { status: 404, type: HTML, body: notFound(ctx, 'No such session.') }; }
+      return await session(app, ctx, sid, url.searchParams);
+    }
+    return { status: 404, type: HTML, body: notFound(ctx, `Nothing at ${p}.`) };
+  } catch (e) {
+    return {
+      status: 500, type: HTML,
+      body: page(ctx, { title: 'error — flower ui', heading: 'error', body: `<section class="error"><h1>Something could not be read</h1><p>${esc((e as Error)?.message ?? String(e))}</p></section>` }),
+    };
+  }
+}
+
+const HEADERS = {
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
+
+export interface UiServer {
+  url: string;
+  port: number;
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+export async function serveUi(app: UiApp, o: { host?: string; port?: number } = {}): Promise<UiServer> {
+  const server = http.createServer((req, res) => {
+    void handle(app, req.method ?? 'GET', req.url ?? '/').then((r) => {
+      res.writeHead(r.status, { ...HEADERS, 'Content-Type': r.type, 'Content-Length': Buffer.byteLength(r.body) });
+      res.end(req.method === 'HEAD' ? undefined : r.body);
+    });
+  });
+  const host = o.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, host, () => { server.off('error', reject); resolve(); });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return {
+    url: `http://${shown}:${port}/?token=${app.token}`,
+    port,
+    server,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

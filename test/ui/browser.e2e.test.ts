@@ -1,0 +1,142 @@
+/**
+ * `flower ui` in a real browser: Debian's Chromium driven by playwright-core (never a downloaded
+ * browser). The run dir comes from the real default flow; the server is the real CLI (`flower ui -r …
+ * --port 0`); assertions are on the DOM, and each page leaves a screenshot in test-artifacts/ui/.
+ * Without a Chromium the tests skip with a loud line (CI installs it: see .ci/run).
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startSim, type Sim } from '../../src/sim/index.js';
+import { ROOT, readJson, startCli, until, type Project } from '../helpers/e2e.js';
+import { copyRuns, firstFlow, wakeFlow, type FlowRun } from './fixture.js';
+
+const CHROMIUM = [process.env.FLOWER_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((f): f is string => !!f && fs.existsSync(f));
+if (!CHROMIUM) {
+  process.stderr.write('\n########## SKIPPED: the browser tests of `flower ui` — no Chromium at /usr/bin/chromium (apt-get install -y chromium, or set FLOWER_CHROMIUM) ##########\n\n');
+}
+const SHOTS = path.join(ROOT, 'test-artifacts', 'ui');
+
+let sim: Sim;
+let p: Project;
+let first: FlowRun;
+let browser: BrowserContext;
+let profile: string;
+const servers: Array<{ kill: () => void; done: Promise<unknown> }> = [];
+
+/** `flower ui -r DIR --port 0`; resolves to the URL it prints first. */
+async function serve(runDir: string): Promise<string> {
+  const { child, done } = startCli(['ui', '-r', runDir, '--port', '0'], { cwd: path.dirname(runDir), env: { PATH: process.env.PATH ?? '', HOME: p.home, FLOWER_LANG: 'zh' } });
+  servers.push({ kill: () => child.kill('SIGTERM'), done });
+  let out = '';
+  child.stdout!.on('data', (c: string) => { out += c; });
+  await until('the ui URL on stdout', () => out.includes('\n'), 30_000);
+  const url = out.split('\n')[0]!;
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
+  return url;
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+before(async () => {
+  if (!CHROMIUM) return;
+  sim = await startSim({ port: 0, onUnexpected: 'error' });
+  ({ p, run: first } = await firstFlow(sim, 'ui-browser'));
+  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-chromium-'));
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1200, height: 900 },
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  for (const s of servers) s.kill();
+  await Promise.all(servers.map((s) => s.done));
+  await sim?.close();
+  if (profile) fs.rmSync(profile, { recursive: true, force: true });
+});
+
+const runIds = (runs: string) => [...new Set(readJson<Array<{ run: string }>>(path.join(runs, 'manifest.json')).map((r) => r.run))];
+
+test('the landing page shows the run, its steps, the verdict, costs and the work step\'s context curve; a second run appears by itself', { skip: !CHROMIUM }, async () => {
+  const url = await serve(p.runs);
+  const page = await browser.newPage();
+  const res = await page.goto(url);
+  assert.equal(res?.status(), 200);
+  const [id1] = runIds(p.runs);
+  const run = page.locator(`section.run[data-run="${id1}"]`);
+  assert.equal(await run.locator('.run-id').innerText(), id1);
+  for (const step of ['确认需求', '设定目标', '干活', '干活·判定#1']) {
+    assert.equal(await run.locator(`tr.step[data-step="${step}"] td.name`).innerText(), step);
+  }
+  assert.match(await run.locator('.verdict .outcome').innerText(), /verdict: achieved/);
+  assert.match(await run.locator('.run-cost').innerText(), /^\$\d+\.\d\d$/);
+  // the work step's curve, visible without a click: one circle per model call of the step
+  const curve = run.locator('svg[role="img"][aria-label*="context"][aria-label*="干活"]');
+  assert.equal(await curve.count(), 1);
+  assert.ok(await curve.isVisible());
+  assert.equal(await curve.locator('circle').count(), first.workCalls);
+  assert.equal(await curve.locator('line.window').count(), 1);
+  assert.equal(await curve.locator('line.threshold').count(), 1);
+  await shot(page, 'landing');
+
+  // a second run while the page is open: it shows up without a reload
+  await page.evaluate('window.stayed = true');
+  await wakeFlow(sim, p);
+  const id2 = runIds(p.runs).find((r) => r !== id1)!;
+  await page.locator(`section.run[data-run="${id2}"] .run-id`).waitFor({ timeout: 30_000 });
+  assert.equal(await page.evaluate('window.stayed'), true, 'the same document: no reload');
+  assert.equal(await page.locator('section.run').count(), 2);
+  // and later changes of a row (the judge finishing) follow as well
+  await page.locator(`section.run[data-run="${id2}"] tr.step[data-step="干活·判定#1"] td.status`).filter({ hasText: /^ok$/ }).waitFor({ timeout: 30_000 });
+  await shot(page, 'landing-two-runs');
+  await page.close();
+});
+
+test('a session page: figures, the curve, subagents and the transcript; an unknown session is a 404 page; no token, no page', { skip: !CHROMIUM }, async () => {
+  const url = await serve(p.runs);
+  const page = await browser.newPage();
+  await page.goto(url);
+  await page.locator('tr.step[data-step="干活"] a.session').first().click();
+  await page.locator('table.figures').waitFor();
+  assert.match(await page.locator('td.cache-hit').innerText(), /%$/);
+  assert.ok(await page.locator('svg[role="img"][aria-label*="context"] circle').count() >= first.workCalls);
+  assert.ok(await page.locator('ol.transcript li.entry').count() > 0);
+  assert.ok(await page.locator('p.subagents a').count() >= 1);
+  await shot(page, 'session');
+
+  const base = url.replace(/\?token=.*$/, '');
+  const token = new URL(url).searchParams.get('token')!;
+  const missing = await page.goto(`${base}session/no-such-session?token=${token}`);
+  assert.equal(missing?.status(), 404);
+  assert.match(await page.locator('h1').innerText(), /404/);
+  await shot(page, 'not-found');
+
+  for (const u of [base, `${base}static/ui.js`, `${base}favicon.ico`]) {
+    assert.equal((await page.goto(u))?.status(), 401, u);
+  }
+  assert.equal((await page.goto(`${base}?token=wrong`))?.status(), 403);
+  await page.close();
+});
+
+test('a damaged manifest shows a banner naming the file', { skip: !CHROMIUM }, async () => {
+  const dir = copyRuns(p.runs, 'damaged');
+  fs.writeFileSync(path.join(dir, 'manifest.json'), '[{"run": "x", "step": ');
+  const url = await serve(dir);
+  const page = await browser.newPage();
+  assert.equal((await page.goto(url))?.status(), 200);
+  const banner = page.locator('#banners .banner[role="alert"]');
+  assert.ok(await banner.isVisible());
+  assert.match(await banner.innerText(), /manifest\.json/);
+  await shot(page, 'damaged-manifest');
+  await page.close();
+});

@@ -1,0 +1,66 @@
+/**
+ * Fixtures for the ui tests, made by the real thing: `flower "…"` (the default flow) through the real
+ * claude binary against the scripted model — the demo's scenario (a clarifier that asks, a goal, a
+ * coordinator that delegates to a worker, a judge that runs the script). What each step's session sent
+ * to the model is counted on the sim's side, so the page is checked against what really happened.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { firstRun, wakeRun } from '../../src/cli/demo/scenario.js';
+import type { Sim } from '../../src/sim/index.js';
+import { cli, project, testEnv, type CliRun, type Project } from '../helpers/e2e.js';
+
+export const FIRST = '写个 md 转 html 的脚本';
+export const WAKE = '顺便支持代码块高亮';
+
+type Body = { tools?: Array<{ name: string }> };
+
+/** Model calls the work step's coordinator made so far (its requests offer the Agent tool). */
+export function coordinatorCalls(sim: Sim): number {
+  return sim.messageRequests().filter((m) => (m.body as Body).tools?.some((t) => t.name === 'Agent')).length;
+}
+
+export interface FlowRun extends CliRun {
+  /** coordinator model calls during this run */
+  workCalls: number;
+}
+
+async function flow(sim: Sim, p: Project, sentence: string, items: ReturnType<typeof firstRun>): Promise<FlowRun> {
+  const before = coordinatorCalls(sim);
+  sim.enqueue(items);
+  const r = await cli([sentence, '--timeout', '0', '--judge-can-run', '--rounds', '2', '-w', p.ws, '-r', p.runs], {
+    cwd: p.dir, env: testEnv(p, sim.url, { FLOWER_LANG: 'zh' }), timeoutMs: 180_000,
+  });
+  if (r.code !== 0) throw new Error(`the scripted flow failed (${r.code}): ${r.stderr}\n${r.stdout}`);
+  return { ...r, workCalls: coordinatorCalls(sim) - before };
+}
+
+/** The default flow once, in a fresh project. */
+export async function firstFlow(sim: Sim, tag: string): Promise<{ p: Project; run: FlowRun }> {
+  const p = project(tag);
+  sim.reset();
+  const run = await flow(sim, p, FIRST, firstRun(p.ws));
+  return { p, run };
+}
+
+/** The same folder again: a wake with one more sentence (a second run in the manifest). */
+export function wakeFlow(sim: Sim, p: Project): Promise<FlowRun> {
+  return flow(sim, p, WAKE, wakeRun(p.ws));
+}
+
+/** Every file under `dir` with its size and mtime: the ui must leave this unchanged. */
+export function listing(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of fs.readdirSync(dir)) {
+    const s = fs.statSync(path.join(dir, n));
+    out[n] = `${s.size}:${s.mtimeMs}`;
+  }
+  return out;
+}
+
+/** A copy of a run dir, to damage without touching the shared fixture. */
+export function copyRuns(from: string, tag: string): string {
+  const to = fs.mkdtempSync(path.join(path.dirname(from), `${tag}-`));
+  for (const n of fs.readdirSync(from)) fs.copyFileSync(path.join(from, n), path.join(to, n));
+  return to;
+}
