@@ -5,17 +5,18 @@
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { detectLang } from '../config/index.js';
+import { detectLang, hasCredentials, resolveEnv } from '../config/index.js';
 import { HumanChannel, routeLine } from '../human/index.js';
 import { requireGitRepo, Workbench } from '../guards/index.js';
 import { RunLayout } from '../state/index.js';
 import { oracle } from '../roles/index.js';
 import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { starterFlow, wakeState } from '../workflow/index.js';
-import { CliExit, EXIT, type CliIO } from './io.js';
+import { CliExit, EXIT, readPipedRequest, type CliIO } from './io.js';
 import type { GlobalOptions } from './program.js';
 import { resolvePlugins } from './skills.js';
 import { JsonRenderer, Renderer } from './render.js';
+import { isAuthFailure, offerSetup } from './setup.js';
 import { rescueOnSignals } from './signals.js';
 import { money, tokens } from './term.js';
 
@@ -68,6 +69,8 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   const layout = RunLayout.of({ cwd, workspace: ws, runDir, isolate: o.isolate ?? false });
   const wb = new Workbench(ws, { root: layout.root, lang });
   const st = await wakeState(ws, { layout });
+  // `echo "…" | flower`: the request comes on stdin (on a folder in progress, a remark)
+  if (!ask && !tty) ask = await readPipedRequest(io.stdin, { needed: fresh || !st.waking });
   if (!ask && tty && !fresh) {
     const first = await readLine(io, st.waking ? ui.t.askWake : ui.t.askWhat);
     if (first === null) throw new CliExit(EXIT.failure, '');
@@ -84,6 +87,10 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     timeoutS = tty ? 1800 : 0;
     if (!tty) ui.line(ui.t.nonTty);
   }
+
+  // a first run on a terminal with no credentials offers `flower setup` instead of only exiting
+  if (tty && !g.json && !hasCredentials(resolveEnv(io.env))) await offerSetup(io, 'missing');
+  let refused = false;
 
   const rt = new Runtime({
     layout, env: io.env, handoff: o.handoff, workbench: wb, trim: o.trim, detachChildren: tty, plugins: resolvePlugins(g, cwd),
@@ -177,7 +184,13 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
         if (pending) channel.decline(pending.id);
       });
     }
-    const ctx = await flow.workflow.run(rt, { onEvent, onStep: (_n, r) => ui.result(r) });
+    const ctx = await flow.workflow.run(rt, {
+      onEvent,
+      onStep: (_n, r) => {
+        refused ||= isAuthFailure(r);
+        ui.result(r);
+      },
+    });
     if (asides.length) {
       // side answers still on their way get up to two minutes
       await Promise.race([Promise.allSettled(asides), new Promise((r) => setTimeout(r, 120_000).unref())]);
@@ -195,5 +208,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     channel.close();
     unhook();
     rt.close();
+    // a 401 mid-run on a terminal: offer setup again (after the terminal is released)
+    if (refused && tty && !g.json) await offerSetup(io, 'refused');
   }
 }

@@ -1,4 +1,6 @@
 /** The CLI's only view of the outside world, so commands run in-process in tests. */
+import fs from 'node:fs';
+
 export interface Writable {
   write(chunk: string): unknown;
   isTTY?: boolean;
@@ -25,4 +27,31 @@ export class CliExit extends Error {
   constructor(readonly code: number, message = '') {
     super(message);
   }
+}
+
+/**
+ * A request piped in (`echo "…" | flower`, `flower < ask.txt`): all of stdin, trimmed. Read only from a
+ * pipe or a file — a socket (what a spawning program leaves open by default) is read only when there is
+ * nothing else to do, so an idle stdin never stalls a wake that needs no words.
+ */
+export async function readPipedRequest(stdin: CliIO['stdin'], o: { needed: boolean }): Promise<string> {
+  if (!stdin || stdin.isTTY === true) return '';
+  const fd = (stdin as { fd?: unknown }).fd;
+  if (typeof fd === 'number') {
+    let kind: 'pipe' | 'socket' | 'other' = 'other';
+    try {
+      const st = fs.fstatSync(fd);
+      kind = st.isFIFO() || st.isFile() ? 'pipe' : st.isSocket() ? 'socket' : 'other';
+    } catch { /* closed */ }
+    if (kind === 'other' || (kind === 'socket' && !o.needed)) return '';
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of stdin as AsyncIterable<Buffer | string>) {
+    const b = typeof c === 'string' ? Buffer.from(c) : c;
+    size += b.length;
+    if (size > 1_000_000) throw new CliExit(EXIT.usage, 'x the request on stdin is over 1 MB; put it in a file and say where it is');
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8').trim();
 }

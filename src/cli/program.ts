@@ -4,9 +4,12 @@
  * for a user error (set FLOWER_DEBUG=1 to see one).
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { detectLang } from '../config/index.js';
 import { FlowerError } from '../errors.js';
 import { NAMES as N } from '../state/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
+import { nearMiss } from './nearmiss.js';
+import { translateCommander, usageTexts, type UsageTexts } from './usage.js';
 // commands are loaded when chosen: `flower --help` and `flower once` need not load the flow's modules
 import type { GoOptions } from './go.js';
 import type { OnceOptions } from './once.js';
@@ -19,143 +22,169 @@ export interface GlobalOptions {
   json?: boolean;
   /** plugin folders (`--plugin DIR`, repeatable) */
   plugins?: string[];
+  /** -w / -r given on the command line (not the defaults): `status` and `log` search upward only when not */
+  workspaceGiven?: boolean;
+  runDirGiven?: boolean;
 }
 
 const VERSION = '0.1.0';
 
-function positiveNumber(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`'${v}' is not a positive number.`);
-  return n;
-}
-
-function integer(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n)) throw new InvalidArgumentError(`'${v}' is not a whole number.`);
-  return n;
-}
-
-function seconds(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n)) throw new InvalidArgumentError(`'${v}' is not a number of seconds.`);
-  return n;
+/** The option parsers, each with its error in the terminal's language. */
+function parsers(u: UsageTexts) {
+  return {
+    positiveNumber(v: string): number {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(u.notPositive(v));
+      return n;
+    },
+    integer(v: string): number {
+      const n = Number(v);
+      if (!Number.isInteger(n)) throw new InvalidArgumentError(u.notWhole(v));
+      return n;
+    },
+    positiveInteger(v: string): number {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(u.notPositiveWhole(v));
+      return n;
+    },
+    tokenCount(v: string): number {
+      if (!/^\d+$/.test(v.trim()) || Number(v) <= 0) throw new InvalidArgumentError(u.notTokens(v));
+      return Number(v);
+    },
+    seconds(v: string): number {
+      const n = Number(v);
+      if (!Number.isFinite(n)) throw new InvalidArgumentError(u.notSeconds(v));
+      return n;
+    },
+    port(v: string): number {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(u.notPort(v));
+      return n;
+    },
+  };
 }
 
 function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
 }
 
-function port(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`'${v}' is not a port (0-65535).`);
-  return n;
-}
+/** Every command name, for telling a typo (`flower statsu`) from a one-word request. */
+export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'sim', 'help'] as const;
 
 export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): Command {
+  const lang = detectLang(io.env);
+  const u = usageTexts(lang);
+  const p = parsers(u);
   const program = new Command('flower')
-    .description('A long-horizon agent framework on the Claude Agent SDK.')
-    .version(VERSION, '-V, --version')
-    .option('-w, --workspace <dir>', "the agents' working directory (created if missing)", '.')
-    .option('-r, --run-dir <dir>', `${N.sessionsDb}, ${N.manifest}, ${N.lineage} — relative to the current directory, not the workspace`, N.runDir)
-    .option('-v, --verbose', 'show tool calls, subagent activity and the effective configuration', false)
-    .option('--json', 'print the run as NDJSON events on stdout (one JSON object per line) instead of the terminal view', false)
-    .option('--plugin <dir>', 'load a plugin folder (skills, MCP servers) for the roles that declare it; repeatable (also FLOWER_PLUGINS)', collect, [])
-    .showHelpAfterError('(run with --help for usage)')
+    .description(u.program)
+    .version(VERSION, '-V, --version', u.version)
+    .helpOption('-h, --help', u.help)
+    .option('-w, --workspace <dir>', u.workspace, '.')
+    .option('-r, --run-dir <dir>', u.runDir, N.runDir)
+    .option('-v, --verbose', u.verbose, false)
+    .option('--json', u.json, false)
+    .option('--plugin <dir>', u.plugin, collect, [])
+    .showHelpAfterError(u.afterError)
     .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      writeOut: (s) => io.stdout.write(translateCommander(s, lang)),
+      writeErr: (s) => io.stderr.write(translateCommander(s, lang)),
     })
     .exitOverride();
 
   const globals = (): GlobalOptions => {
     const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; json: boolean; plugin: string[] }>();
-    return { workspace: o.workspace, runDir: o.runDir, verbose: o.verbose, json: o.json, plugins: o.plugin ?? [] };
+    return {
+      workspace: o.workspace, runDir: o.runDir, verbose: o.verbose, json: o.json, plugins: o.plugin ?? [],
+      workspaceGiven: program.getOptionValueSource('workspace') !== 'default',
+      runDirGiven: program.getOptionValueSource('runDir') !== 'default',
+    };
   };
 
   program
     .command('go', { isDefault: true })
-    .description(`the default flow: clarify the request (${N.brief}), set a goal (${N.goal}), work, and let a fresh judge decide — \`flower "…"\` is \`flower go "…"\`; run it again in the same folder to continue`)
-    .argument('[ask...]', 'what to do (one sentence); on a folder already in progress, a remark to add')
-    .option('--asks <n>', 'how many questions the agents may ask you (negative = unlimited)', integer, -1)
-    .option('--rounds <n>', 'total work rounds, each judged (reset on every wake)', integer, 3)
-    .option('--no-goal', 'no goal step and no judge')
-    .option('--judge-can-run', 'let the judge run commands (stronger verdicts; it can touch the workspace)', false)
-    .option('--timeout <sec>', 'how long to wait for your answer (≤ 0 = fully automatic; default 1800 on a terminal, 0 otherwise)', seconds)
-    .option('--new', `archive ${N.lineage}, ${N.brief} and ${N.goal} into ${N.workbenchDir}/${N.notes}/${N.archive}/<ts>/ and start something else`, false)
-    .option('--clarify-only', `only pin the requirement down (${N.brief})`, false)
-    .option('--no-trim', 'keep old large tool results in the resumed context')
-    .option('--window <n>', 'the model\'s context window in tokens (handoff threshold follows)', integer)
-    .option('--no-handoff', "use the SDK's own compaction instead of handoff")
-    .option('--isolate', `each worker in its own git worktree (the workspace must be a git repository; the workbench moves to <parent>/${N.workbenchDir}-<name>)`, false)
+    .description(u.go)
+    .argument('[ask...]', u.goAsk)
+    .option('--asks <n>', u.asks, p.integer, -1)
+    .option('--rounds <n>', u.rounds, p.integer, 3)
+    .option('--no-goal', u.noGoal)
+    .option('--judge-can-run', u.judgeCanRun, false)
+    .option('--timeout <sec>', u.timeout, p.seconds)
+    .option('--new', u.goNew, false)
+    .option('--clarify-only', u.clarifyOnly, false)
+    .option('--no-trim', u.noTrim)
+    .option('--window <n>', u.window, p.integer)
+    .option('--no-handoff', u.noHandoff)
+    .option('--isolate', u.isolate, false)
     .exitOverride()
-    .action((ask: string[], o: GoOptions) => settle(import('./go.js').then((m) => m.go(ask, o, globals(), io))));
+    .action((ask: string[], o: GoOptions) => {
+      // `flower statsu`: one bare word a command's typo away is not a request (no model call, nothing
+      // created); `flower go statsu` and any sentence still run
+      const typed = program.args[0] === 'go';
+      const meant = typed ? null : nearMiss(ask, COMMANDS);
+      if (meant) throw new CliExit(EXIT.usage, `x ${u.nearMiss(ask[0]!, meant)}`);
+      settle(import('./go.js').then((m) => m.go(ask, o, globals(), io)));
+    });
 
   program
     .command('once')
-    .description('run one agent on PROMPT: no workflow, no lineage; prints the answer, the session id, cost and turns')
-    .argument('<prompt>', 'what to do')
-    .option('-i, --instructions <text>', 'rules appended to the Claude Code system prompt')
-    .option('-t, --tools <list>', 'comma-separated tools that need no approval', 'Read,Glob,Grep')
-    .addOption(new Option('-p, --permission-mode <mode>', 'permission mode').choices(['default', 'acceptEdits', 'plan', 'bypassPermissions']).default('default'))
-    .option('-b, --budget <usd>', 'stop when the cost reaches this many USD', positiveNumber)
-    .option('--resume <sid>', 'continue this session')
-    .option('--fork', 'with --resume: continue under a new session id, leaving the original untouched', false)
-    .option('--window <n>', "the model's context window in tokens (the handoff threshold follows; default FLOWER_WINDOW, then calibration, then the model name)", (v: string) => {
-      if (!/^\d+$/.test(v.trim()) || Number(v) <= 0) throw new InvalidArgumentError(`'${v}' is not a positive whole number of tokens.`);
-      return Number(v);
-    })
-    .option('--no-handoff', "let the harness compact the context itself instead of handing off to a fresh session")
-    .option('--skills <list>', "skills this agent may load: 'all' or comma-separated names (project: .flower/skills/, yours: ~/.config/flower/skills/)")
+    .description(u.once)
+    .argument('<prompt>', u.onceprompt)
+    .option('-i, --instructions <text>', u.instructions)
+    .option('-t, --tools <list>', u.tools, 'Read,Glob,Grep')
+    .addOption(new Option('-p, --permission-mode <mode>', u.permissionMode).choices(['default', 'acceptEdits', 'plan', 'bypassPermissions']).default('default'))
+    .option('-b, --budget <usd>', u.budget, p.positiveNumber)
+    .option('--resume <sid>', u.resume)
+    .option('--fork', u.fork, false)
+    .option('--window <n>', u.onceWindow, p.tokenCount)
+    .option('--no-handoff', u.onceNoHandoff)
+    .option('--skills <list>', u.skills)
     .exitOverride()
     .action((prompt: string, o: OnceOptions) => settle(import('./once.js').then((m) => m.once(prompt, o, globals(), io))));
 
   program
     .command('demo')
-    .description('run the whole flow on the embedded scripted model — no API key, no network — in a fresh temp folder, then wake it once')
-    .option('--dir <folder>', 'run in this folder instead of a new temp folder')
+    .description(u.demo)
+    .option('--dir <folder>', u.demoDir)
     .exitOverride()
     .action((o: { dir?: string }) => settle(import('./demo/index.js').then((m) => m.demo(o, globals(), io))));
 
   program
     .command('run')
-    .description('run your own Workflow: FILE is an ES module exporting a Workflow (or a function returning one)')
-    .argument('<target>', 'FILE[:EXPORT] (EXPORT defaults to default, then workflow)')
-    .option('--new', `archive ${N.lineage}, ${N.brief} and ${N.goal} into ${N.workbenchDir}/${N.notes}/${N.archive}/<ts>/ and start fresh`, false)
+    .description(u.run)
+    .argument('<target>', u.runTarget)
+    .option('--new', u.runNew, false)
     .exitOverride()
     .action((target: string, o: { new: boolean }) => settle(import('./run.js').then((m) => m.run(target, o, globals(), io))));
 
   program
     .command('setup')
-    .description('store your API key or gateway token (and optional gateway URL and model) in ~/.config/flower/.env, private (0600)')
+    .description(u.setup)
+    .option('-y, --yes', u.setupYes, false)
     .exitOverride()
-    .action(() => settle(import('./setup.js').then((m) => m.setup(io))));
+    .action((o: { yes: boolean }) => settle(import('./setup.js').then((m) => m.setup(io, { yes: o.yes, json: globals().json ?? false }))));
 
   const skills = program
     .command('skills')
-    .description('the skills and plugins a run here loads: .flower/skills/ (project), ~/.config/flower/skills/ (yours), --plugin DIR / FLOWER_PLUGINS')
+    .description(u.skillsCmd)
     .exitOverride()
     .action(() => settle(import('./skills.js').then((m) => m.skillsList(globals(), io))));
   skills
     .command('new')
-    .description('start a project skill: writes .flower/skills/NAME/SKILL.md from a template')
-    .argument('<name>', 'lowercase letters, digits and hyphens, e.g. deploy-checklist')
+    .description(u.skillsNew)
+    .argument('<name>', u.skillsName)
     .exitOverride()
     .action((name: string) => settle(import('./skills.js').then((m) => m.skillsNew(name, globals(), io))));
 
   program
     .command('status')
-    .description('what this folder remembers: brief, goal, wake count, step sessions and their context, spend — read-only, no model call')
+    .description(u.status)
     .exitOverride()
     .action(() => settle(import('./status.js').then((m) => m.status({ json: globals().json ?? false }, globals(), io))));
 
   program
     .command('log')
-    .description('the manifest, one line per step run (newest last)')
-    .option('-n, --limit <n>', 'how many rows', (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`'${v}' is not a positive whole number.`);
-      return n;
-    }, 30)
+    .description(u.log)
+    .option('-n, --limit <n>', u.limit, p.positiveInteger, 30)
     .exitOverride()
     .action((o: { limit: number }) => settle(import('./status.js').then((m) => m.log({ ...o, json: globals().json ?? false }, globals(), io))));
 
@@ -170,9 +199,9 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
 
   program
     .command('sim')
-    .description('serve a scripted model (Anthropic Messages API) on 127.0.0.1 — test workflows offline against the real harness')
-    .requiredOption('--script <file>', 'a JSON scenario (see docs/sim.md)')
-    .option('--port <n>', 'port to listen on (0 = any free port)', port, 0)
+    .description(u.sim)
+    .requiredOption('--script <file>', u.script)
+    .option('--port <n>', u.port, p.port, 0)
     .exitOverride()
     .action((o: { script: string; port: number }) => settle(import('./sim.js').then((m) => m.sim(o, globals(), io))));
 
@@ -210,7 +239,7 @@ function report(e: unknown, io: CliIO): number {
     if (io.env.FLOWER_DEBUG) io.stderr.write(`${e.stack ?? ''}\n`);
     return EXIT.failure;
   }
-  io.stderr.write(`x internal error: ${e instanceof Error ? e.message : String(e)} (set FLOWER_DEBUG=1 for the stack)\n`);
+  io.stderr.write(`x ${usageTexts(detectLang(io.env)).internal(e instanceof Error ? e.message : String(e))}\n`);
   if (io.env.FLOWER_DEBUG && e instanceof Error) io.stderr.write(`${e.stack ?? ''}\n`);
   return EXIT.failure;
 }

@@ -14,7 +14,9 @@ import { tilde } from './go.js';
 import { discoverFor } from './skills.js';
 import type { Discovery } from '../skills/index.js';
 import { EXIT, type CliIO } from './io.js';
+import { locate } from './locate.js';
 import type { GlobalOptions } from './program.js';
+import { usageTexts } from './usage.js';
 import { clockDuration, money, tokens } from './term.js';
 
 export interface StatusReport {
@@ -80,12 +82,19 @@ export async function statusOf(workspace: string, runDir: string, found: Discove
   };
 }
 
+/** The project to read: -r as given, else found upward from -w (or here) like git; a missing -w fails. */
+function where(g: GlobalOptions, io: CliIO) {
+  return locate({ ...g, cwd: io.cwd ?? process.cwd(), noSuchFolder: usageTexts(detectLang(io.env)).noSuchFolder });
+}
+
 export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
-  const cwd = io.cwd ?? process.cwd();
-  const found = discoverFor(g, io);
-  const s = await statusOf(path.resolve(cwd, g.workspace), path.resolve(cwd, g.runDir), found);
+  const at = where(g, io);
+  // skills of the project found (not of the folder status was typed in)
+  const found = discoverFor({ ...g, workspace: at.workspace }, io);
+  const s = await statusOf(at.workspace, at.runDir, found);
   if (o.json) {
-    io.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+    // one line: --json output is NDJSON on every command
+    io.stdout.write(`${JSON.stringify(s)}\n`);
     return EXIT.ok;
   }
   const zh = detectLang(io.env) === 'zh';
@@ -114,8 +123,7 @@ export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO)
 }
 
 export async function log(o: { limit: number; json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
-  const cwd = io.cwd ?? process.cwd();
-  const rows = (await Manifest.read(path.resolve(cwd, g.runDir))).slice(-Math.max(1, o.limit));
+  const rows = (await Manifest.read(where(g, io).runDir)).slice(-Math.max(1, o.limit));
   if (o.json) {
     for (const r of rows) io.stdout.write(`${JSON.stringify(r)}\n`);
     return EXIT.ok;

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
+import { detectLang } from './lang.js';
 
 export type EnvMap = Record<string, string | undefined>;
 
@@ -69,9 +70,22 @@ export function resolveEnv(env: EnvMap = process.env, cwd = process.cwd()): Reso
 
 export const CREDENTIAL_KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const;
 
+export function hasCredentials(resolved: ResolvedEnv): boolean {
+  return CREDENTIAL_KEYS.some((k) => (resolved.env[k] ?? '').trim() !== '');
+}
+
 /** Throws a ConfigError naming the variables and every file looked in when no credential is set. */
 export function requireCredentials(resolved: ResolvedEnv): void {
-  if (CREDENTIAL_KEYS.some((k) => (resolved.env[k] ?? '').trim() !== '')) return;
+  if (hasCredentials(resolved)) return;
+  // the language of the person reading it (FLOWER_LANG or the locale, as the rest of the terminal)
+  if (detectLang(resolved.env) === 'zh') {
+    throw new ConfigError(
+      'no-credentials',
+      `没有凭据:在环境变量里设 ANTHROPIC_API_KEY(网关 token 用 ANTHROPIC_AUTH_TOKEN),` +
+        `或写进这些文件之一(KEY=VALUE 每行一个):${resolved.lookedIn.join(', ')}。` +
+        `运行 \`flower setup\` 存一个(0600),或者先不用 key 试试:\`flower demo\`。`,
+    );
+  }
   throw new ConfigError(
     'no-credentials',
     `No credentials: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway token) in the environment, ` +

@@ -1,4 +1,8 @@
-/** Terminal language: FLOWER_LANG, else LC_ALL / LANG (`zh*` → zh), else en. On-disk formats stay Chinese. */
+/**
+ * Terminal language: FLOWER_LANG, else the locale as POSIX orders it — LC_ALL, LC_MESSAGES, LANG
+ * (`zh*` → zh; `C`, `C.UTF-8`, `POSIX`, `en_*` … → en), else en. Everything flower itself says follows
+ * it (help, errors, the demo, the roles' rules); on-disk file names and the seed's step names stay Chinese.
+ */
 import type { EnvMap } from './dotenv.js';
 
 export type Lang = 'zh' | 'en';
@@ -6,7 +10,9 @@ export type Lang = 'zh' | 'en';
 export function detectLang(env: EnvMap = process.env): Lang {
   const pick = (v: string | undefined): Lang | undefined => {
     if (!v) return undefined;
-    return v.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+    const l = v.trim().toLowerCase();
+    if (!l) return undefined;
+    return l.startsWith('zh') || l === 'cn' || l === 'chinese' ? 'zh' : 'en';
   };
-  return pick(env.FLOWER_LANG) ?? pick(env.LC_ALL) ?? pick(env.LANG) ?? 'en';
+  return pick(env.FLOWER_LANG) ?? pick(env.LC_ALL) ?? pick(env.LC_MESSAGES) ?? pick(env.LANG) ?? 'en';
 }

@@ -25,6 +25,8 @@ export function credentialValues(a: SetupAnswers, existing: Record<string, strin
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(existing)) if (!MANAGED.includes(k)) out[k] = v;
   out[token.startsWith('sk-ant-') ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN'] = token;
+  const problem = baseUrlProblem(a.baseUrl ?? '');
+  if (problem) throw new Error(`ANTHROPIC_BASE_URL: ${problem}`);
   const base = (a.baseUrl ?? '').trim().replace(/\/+$/, '').replace(/\/v1$/, '');
   if (base) out.ANTHROPIC_BASE_URL = base;
   const model = (a.model ?? '').trim();
@@ -34,6 +36,41 @@ export function credentialValues(a: SetupAnswers, existing: Record<string, strin
     out.ANTHROPIC_DEFAULT_SONNET_MODEL = model;
   }
   return out;
+}
+
+/**
+ * Why `raw` cannot be ANTHROPIC_BASE_URL, or null when it can (blank = the official API). Only an
+ * absolute http(s) URL with a host: "not a url" once went into the file and broke every later run. Pure.
+ */
+export function baseUrlProblem(raw: string): string | null {
+  const v = raw.trim();
+  if (!v) return null;
+  if (/\s/.test(v)) return 'a URL has no spaces';
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return 'not a URL (expected e.g. https://gateway.example.com)';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `only http:// and https:// URLs are accepted, not ${u.protocol}//`;
+  if (!u.hostname) return 'the URL has no host';
+  if (u.search || u.hash) return 'the gateway root takes no ?query or #fragment';
+  return null;
+}
+
+/** The credential already stored in the file (key name and masked value), or null when there is none. */
+export function storedCredential(env: EnvMap = process.env): { key: string; masked: string; path: string } | null {
+  const file = credentialsFile(env);
+  let values: Record<string, string>;
+  try {
+    values = parseDotenv(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+  for (const key of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN']) {
+    if ((values[key] ?? '').trim()) return { key, masked: maskSecret(values[key]), path: file };
+  }
+  return null;
 }
 
 export function credentialsFile(env: EnvMap = process.env): string {

@@ -6,6 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { detectLang } from '../../config/index.js';
 import { startSim } from '../../sim/index.js';
 import { RunLayout } from '../../state/index.js';
 import { go, type GoOptions } from '../go.js';
@@ -18,14 +20,77 @@ export interface DemoOptions {
   dir?: string;
 }
 
-const FIRST = '写个 md 转 html 的脚本';
-const WAKE = '顺便支持代码块高亮';
+const TEXT = {
+  zh: {
+    first: '写个 md 转 html 的脚本',
+    wake: '顺便支持代码块高亮',
+    banner: (url: string, dir: string) => `flower demo —— 脚本模型在 ${url},不要 API key,不联网。目录:${dir}`,
+    wakeNote: '# 同一个目录,过一阵:这是补充,不是新任务',
+    onDisk: '现在磁盘上有:',
+    tryIt: '试试:',
+    look: '看看它记得什么:',
+    see: '看一看:',
+    seeNote: '# 本地网页:运行、步骤、判定、花费、上下文曲线',
+    cont: '在那个目录接着做(用你自己的 key;先运行 flower setup):',
+    failedFirst: '第一次运行失败',
+    failedWake: '唤醒那次运行失败',
+    drifted: (left: number, unexpected: number) => `脚本模型跑偏了:${left} 条脚本答案没用上,${unexpected} 次意外调用`,
+    fail: (why: string, dir: string) => `demo:${why}(目录保留在:${dir})`,
+  },
+  en: {
+    first: 'write a markdown-to-html script',
+    wake: 'also support code blocks with highlighting',
+    banner: (url: string, dir: string) => `flower demo — a scripted model on ${url}, no API key, no network. Folder: ${dir}`,
+    wakeNote: '# the same folder, later: a remark, not a new task',
+    onDisk: 'What is on disk now:',
+    tryIt: 'Try it:',
+    look: 'What it remembers:',
+    see: 'See it:',
+    seeNote: '# a local web view: runs, steps, verdicts, costs, context curves',
+    cont: 'Go on in that folder (with your own key; run flower setup first):',
+    failedFirst: 'the first run failed',
+    failedWake: 'the wake run failed',
+    drifted: (left: number, unexpected: number) => `the scripted model drifted: ${left} scripted answers unused, ${unexpected} unexpected calls`,
+    fail: (why: string, dir: string) => `demo: ${why} (folder kept: ${dir})`,
+  },
+} as const;
+
+/** A shell word: quoted when it holds anything a shell would split or expand. */
+const sh = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * How to run this very flower from any folder: `flower` when that name on PATH is this installation,
+ * else `node /abs/bin/flower.js` — never `npx flower` (outside this checkout npx resolves the registry's
+ * unrelated `flower` package).
+ */
+export function selfCommand(env: Record<string, string | undefined>): string {
+  const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'flower.js');
+  const real = (p: string): string | null => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return null;
+    }
+  };
+  const mine = real(bin);
+  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const found = real(path.join(dir, 'flower'));
+    if (found && mine && found === mine) return 'flower';
+  }
+  return `node ${sh(mine ?? bin)}`;
+}
 
 export async function demo(o: DemoOptions, g: GlobalOptions, io: CliIO): Promise<number> {
   const dir = o.dir ? path.resolve(io.cwd ?? process.cwd(), o.dir) : fs.mkdtempSync(path.join(os.tmpdir(), 'flower-demo-'));
   fs.mkdirSync(dir, { recursive: true });
   const sim = await startSim({ port: 0, onUnexpected: 'error' });
-  const say = (s: string) => io.stdout.write(`${s}\n`);
+  const lang = detectLang(io.env);
+  const t = TEXT[lang];
+  // --json: every line is a JSON object on stdout, the demo's own lines as notes like the run's
+  const say = (s: string) => {
+    if (!g.json) io.stdout.write(`${s}\n`);
+    else if (s.trim()) io.stdout.write(`${JSON.stringify({ t: new Date().toISOString(), kind: 'note', text: s.trim() })}\n`);
+  };
   try {
     // only the scripted model: a real key in the environment or a .env must not travel anywhere
     const env: Record<string, string | undefined> = {
@@ -39,38 +104,42 @@ export async function demo(o: DemoOptions, g: GlobalOptions, io: CliIO): Promise
     };
     const sub: CliIO = { ...io, env, cwd: dir, stdin: undefined };
     const layout = RunLayout.of({ cwd: dir, workspace: dir });
-    const globals: GlobalOptions = { workspace: dir, runDir: layout.runDir, verbose: g.verbose };
+    const globals: GlobalOptions = { workspace: dir, runDir: layout.runDir, verbose: g.verbose, json: g.json ?? false };
     const opts: GoOptions = { asks: -1, rounds: 2, goal: true, judgeCanRun: true, timeout: 0, new: false, clarifyOnly: false, trim: true, handoff: true };
 
-    say(`flower demo — a scripted model on ${sim.url}, no API key, no network. Folder: ${dir}`);
-    say(`\n$ flower "${FIRST}" --timeout 0 --judge-can-run`);
-    sim.enqueue(firstRun(dir));
-    const first = await go([FIRST], opts, globals, sub);
-    if (first !== EXIT.ok) return fail(io, 'the first run failed', dir);
+    say(t.banner(sim.url, dir));
+    say(`\n$ flower "${t.first}" --timeout 0 --judge-can-run`);
+    sim.enqueue(firstRun(dir, lang));
+    const first = await go([t.first], opts, globals, sub);
+    if (first !== EXIT.ok) return fail(io, t.fail(t.failedFirst, dir));
 
-    say(`\n$ flower "${WAKE}"      # the same folder, later: a remark, not a new task`);
-    sim.enqueue(wakeRun(dir));
-    const second = await go([WAKE], opts, globals, sub);
-    if (second !== EXIT.ok) return fail(io, 'the wake run failed', dir);
+    say(`\n$ flower "${t.wake}"      ${t.wakeNote}`);
+    sim.enqueue(wakeRun(dir, lang));
+    const second = await go([t.wake], opts, globals, sub);
+    if (second !== EXIT.ok) return fail(io, t.fail(t.failedWake, dir));
 
     const left = sim.pending();
     const unexpected = sim.unexpected();
     if (left.length || unexpected.length) {
-      return fail(io, `the scripted model drifted: ${left.length} scripted answers unused, ${unexpected.length} unexpected calls`, dir);
+      return fail(io, t.fail(t.drifted(left.length, unexpected.length), dir));
     }
-    say('\nWhat is on disk now:');
+    say(`\n${t.onDisk}`);
     for (const f of [path.join(dir, 'md2html.mjs'), path.join(dir, 'sample.md'), layout.brief, layout.goal, layout.qa, layout.lineage, layout.manifest, layout.sessionsDb]) {
       if (fs.existsSync(f)) say(`  ${f}`);
     }
-    say(`\nTry it: node ${path.join(dir, 'md2html.mjs')} ${path.join(dir, 'sample.md')}`);
-    say(`See it:  npx flower ui -r ${path.join(dir, 'runs')}   # a local web view: runs, steps, verdicts, costs, context curves`);
+    // commands that work from any folder: absolute paths, and this flower by a name that reaches it
+    const me = selfCommand(io.env);
+    say(`\n${t.tryIt} node ${sh(path.join(dir, 'md2html.mjs'))} ${sh(path.join(dir, 'sample.md'))}`);
+    say(`${t.look} ${me} status -w ${sh(dir)}   ·   ${me} log -w ${sh(dir)}`);
+    say(`${t.see} ${me} ui -r ${sh(layout.runDir)}   ${t.seeNote}`);
+    say(`${t.cont} cd ${sh(dir)} && ${me} "…"`);
     return EXIT.ok;
   } finally {
     await sim.close();
   }
 }
 
-function fail(io: CliIO, why: string, dir: string): number {
-  io.stderr.write(`x demo: ${why} (folder kept: ${dir})\n`);
+function fail(io: CliIO, line: string): number {
+  io.stderr.write(`x ${line}\n`);
   return EXIT.failure;
 }

@@ -1,0 +1,163 @@
+/**
+ * What `--help` and the command line's own errors say, in en and zh (FLOWER_LANG, else a zh locale).
+ * File names (需求.md, 目标.md …) are on-disk names and stay as they are in both.
+ */
+import type { Lang } from '../config/index.js';
+import { NAMES as N } from '../state/index.js';
+
+const en = {
+  program: 'A long-horizon agent framework on the Claude Agent SDK.',
+  version: 'print the version',
+  help: 'show help for a command',
+  workspace: "the agents' working directory (created if missing)",
+  runDir: `${N.sessionsDb}, ${N.manifest}, ${N.lineage} — relative to the current directory, not the workspace`,
+  verbose: 'show tool calls, subagent activity and the effective configuration',
+  json: 'NDJSON on stdout (one JSON object per line) instead of the terminal view; human text goes to stderr',
+  afterError: '(run with --help for usage)',
+  plugin: 'load a plugin folder (skills, MCP servers) for the roles that declare it; repeatable (also FLOWER_PLUGINS)',
+  skills: "skills this agent may load: 'all' or comma-separated names (project: .flower/skills/, yours: ~/.config/flower/skills/)",
+  skillsCmd: `the skills and plugins a run here loads: ${N.workbenchDir}/skills/ (project), ~/.config/flower/skills/ (yours), --plugin DIR / FLOWER_PLUGINS`,
+  skillsNew: `start a project skill: writes ${N.workbenchDir}/skills/NAME/SKILL.md from a template`,
+  skillsName: 'lowercase letters, digits and hyphens, e.g. deploy-checklist',
+  go: `the default flow: clarify the request (${N.brief}), set a goal (${N.goal}), work, and let a fresh judge decide — \`flower "…"\` is \`flower go "…"\`; run it again in the same folder to continue; the request may come on stdin`,
+  goAsk: 'what to do (one sentence); on a folder already in progress, a remark to add',
+  asks: 'how many questions the agents may ask you (negative = unlimited)',
+  rounds: 'total work rounds, each judged (reset on every wake)',
+  noGoal: 'no goal step and no judge',
+  judgeCanRun: 'let the judge run commands (stronger verdicts; it can touch the workspace)',
+  timeout: 'how long to wait for your answer (≤ 0 = fully automatic; default 1800 on a terminal, 0 otherwise)',
+  goNew: `archive ${N.lineage}, ${N.brief} and ${N.goal} into ${N.workbenchDir}/${N.notes}/${N.archive}/<ts>/ and start something else`,
+  clarifyOnly: `only pin the requirement down (${N.brief})`,
+  noTrim: 'keep old large tool results in the resumed context',
+  window: "the model's context window in tokens (handoff threshold follows)",
+  noHandoff: "use the SDK's own compaction instead of handoff",
+  isolate: `each worker in its own git worktree (the workspace must be a git repository; the workbench moves to <parent>/${N.workbenchDir}-<name>)`,
+  once: 'run one agent on PROMPT: no workflow, no lineage; prints the answer, the session id, cost and turns',
+  onceprompt: 'what to do',
+  instructions: 'rules appended to the Claude Code system prompt',
+  tools: 'comma-separated tools that need no approval',
+  permissionMode: 'permission mode',
+  budget: 'stop when the cost reaches this many USD',
+  resume: 'continue this session',
+  fork: 'with --resume: continue under a new session id, leaving the original untouched',
+  onceWindow: "the model's context window in tokens (the handoff threshold follows; default FLOWER_WINDOW, then calibration, then the model name)",
+  onceNoHandoff: 'let the harness compact the context itself instead of handing off to a fresh session',
+  demo: 'run the whole flow on the embedded scripted model — no API key, no network — in a fresh temp folder, then wake it once',
+  demoDir: 'run in this folder instead of a new temp folder',
+  run: 'run your own Workflow: FILE is an ES module exporting a Workflow (or a function returning one)',
+  runTarget: 'FILE[:EXPORT] (EXPORT defaults to default, then workflow)',
+  runNew: `archive ${N.lineage}, ${N.brief} and ${N.goal} into ${N.workbenchDir}/${N.notes}/${N.archive}/<ts>/ and start fresh`,
+  setup: 'store your API key or gateway token (and optional gateway URL and model) in ~/.config/flower/.env, private (0600), then check it against the endpoint (FLOWER_NO_PROBE=1 skips the check)',
+  setupYes: 'replace existing credentials without asking',
+  status: 'what this project remembers (found upward from the current folder, like git): brief, goal, wake count, step sessions and their context, spend — read-only, no model call',
+  log: 'the manifest, one line per step run (newest last)',
+  limit: 'how many rows',
+  sim: 'serve a scripted model (Anthropic Messages API) on 127.0.0.1 — test workflows offline against the real harness',
+  script: 'a JSON scenario (see docs/sim.md)',
+  port: 'port to listen on (0 = any free port)',
+  notPositive: (v: string) => `'${v}' is not a positive number.`,
+  notWhole: (v: string) => `'${v}' is not a whole number.`,
+  notPositiveWhole: (v: string) => `'${v}' is not a positive whole number.`,
+  notTokens: (v: string) => `'${v}' is not a positive whole number of tokens.`,
+  notSeconds: (v: string) => `'${v}' is not a number of seconds.`,
+  notPort: (v: string) => `'${v}' is not a port (0-65535).`,
+  nearMiss: (word: string, cmd: string) =>
+    `unknown command '${word}' — did you mean \`${cmd}\`? To ask flower to work on it, quote a sentence: flower "${word} …"`,
+  internal: (msg: string) => `internal error: ${msg} (set FLOWER_DEBUG=1 for the stack)`,
+  noSuchFolder: (dir: string) => `no such folder: ${dir}`,
+};
+
+export type UsageTexts = typeof en;
+
+const zh: UsageTexts = {
+  program: '基于 Claude Agent SDK 的长程智能体框架。',
+  version: '显示版本号',
+  help: '显示某个命令的帮助',
+  workspace: '智能体的工作目录(不存在就创建)',
+  runDir: `${N.sessionsDb}、${N.manifest}、${N.lineage} 所在目录——相对于当前目录,不是工作目录`,
+  verbose: '显示工具调用、子智能体的动静和生效的配置',
+  json: '在标准输出上输出 NDJSON(每行一个 JSON 对象),不用终端视图;给人看的文字走标准错误',
+  afterError: '(用 --help 查看用法)',
+  plugin: '为声明了它的角色加载一个插件目录(技能、MCP 服务);可重复(也可用 FLOWER_PLUGINS)',
+  skills: "这个智能体可以加载的技能:'all' 或逗号分隔的名字(项目的:.flower/skills/,你自己的:~/.config/flower/skills/)",
+  skillsCmd: `在这里运行时会加载的技能和插件:${N.workbenchDir}/skills/(项目)、~/.config/flower/skills/(你自己的)、--plugin DIR / FLOWER_PLUGINS`,
+  skillsNew: `新建一个项目技能:按模板写 ${N.workbenchDir}/skills/NAME/SKILL.md`,
+  skillsName: '小写字母、数字和连字符,例如 deploy-checklist',
+  go: `默认流程:确认需求(${N.brief})、设定目标(${N.goal})、干活,再由一个新的判定者裁决——\`flower "…"\` 就是 \`flower go "…"\`;在同一个目录再运行一次就接着做;需求也可以从标准输入给`,
+  goAsk: '要做什么(一句话);在已经开始的目录里,是追加的一句补充',
+  asks: '智能体最多可以问你几次(负数 = 不限)',
+  rounds: '一共干几轮,每轮都判定(每次唤醒重新计数)',
+  noGoal: '不设目标,也不判定',
+  judgeCanRun: '允许判定者运行命令(判定更可靠;它可能动到工作目录)',
+  timeout: '等你回答多久(秒;≤ 0 = 全自动;终端上默认 1800,否则 0)',
+  goNew: `把 ${N.lineage}、${N.brief} 和 ${N.goal} 归档到 ${N.workbenchDir}/${N.notes}/${N.archive}/<时间>/,开始另一件事`,
+  clarifyOnly: `只把需求确认下来(${N.brief})`,
+  noTrim: '续接时保留旧的大段工具输出',
+  window: '模型的上下文窗口(token 数;交接线随之变化)',
+  noHandoff: '用 SDK 自带的压缩,不做交接',
+  isolate: `每个干活的人在自己的 git worktree 里(工作目录必须是 git 仓库;工作台移到 <上级目录>/${N.workbenchDir}-<名字>)`,
+  once: '让一个智能体做 PROMPT:没有流程、没有续接记录;输出回答、会话 id、花费和轮数',
+  onceprompt: '要做什么',
+  instructions: '追加到 Claude Code 系统提示词后面的规则',
+  tools: '不需要批准就能用的工具,逗号分隔',
+  permissionMode: '权限模式',
+  budget: '花费达到这么多美元就停',
+  resume: '接着这个会话',
+  fork: '配合 --resume:用新的会话 id 接着做,原会话不动',
+  onceWindow: '模型的上下文窗口(token 数;交接线随之变化;默认取 FLOWER_WINDOW,再取校准值,再按模型名)',
+  onceNoHandoff: '让 harness 自己压缩上下文,不交接给新会话',
+  demo: '在内置的脚本模型上跑一遍完整流程——不要 API key,不联网——在一个新的临时目录里,然后唤醒一次',
+  demoDir: '在这个目录里跑,不新建临时目录',
+  run: '运行你自己的 Workflow:FILE 是导出 Workflow(或返回 Workflow 的函数)的 ES 模块',
+  runTarget: 'FILE[:EXPORT](EXPORT 默认依次找 default、workflow)',
+  runNew: `把 ${N.lineage}、${N.brief} 和 ${N.goal} 归档到 ${N.workbenchDir}/${N.notes}/${N.archive}/<时间>/,从头开始`,
+  setup: '把 API key 或网关 token(以及可选的网关地址和模型)存到 ~/.config/flower/.env(0600,仅自己可读),再到接口上试一下(FLOWER_NO_PROBE=1 跳过)',
+  setupYes: '已有凭据时不问,直接替换',
+  status: '这个项目记得什么(像 git 一样从当前目录往上找):需求、目标、唤醒次数、各步骤的会话和上下文、花费——只读,不调模型',
+  log: '清单,每次步骤运行一行(最新的在最后)',
+  limit: '显示几行',
+  sim: '在 127.0.0.1 上提供一个脚本模型(Anthropic Messages API)——离线用真实 harness 测试流程',
+  script: 'JSON 剧本(见 docs/sim.md)',
+  port: '监听的端口(0 = 任意空闲端口)',
+  notPositive: (v: string) => `'${v}' 不是正数。`,
+  notWhole: (v: string) => `'${v}' 不是整数。`,
+  notPositiveWhole: (v: string) => `'${v}' 不是正整数。`,
+  notTokens: (v: string) => `'${v}' 不是正整数的 token 数。`,
+  notSeconds: (v: string) => `'${v}' 不是秒数。`,
+  notPort: (v: string) => `'${v}' 不是端口号(0-65535)。`,
+  nearMiss: (word: string, cmd: string) =>
+    `没有 '${word}' 这个命令——是想用 \`${cmd}\` 吗?要让 flower 去做这件事,请用引号写一句话:flower "${word} …"`,
+  internal: (msg: string) => `内部错误:${msg}(设 FLOWER_DEBUG=1 可看调用栈)`,
+  noSuchFolder: (dir: string) => `没有这个目录:${dir}`,
+};
+
+export function usageTexts(lang: Lang): UsageTexts {
+  return lang === 'zh' ? zh : en;
+}
+
+/** commander's own wording, translated: its headings and its error lines (it has no i18n of its own). */
+const ZH_COMMANDER: Array<[RegExp, string]> = [
+  [/^Usage:/m, '用法:'],
+  [/^Options:/m, '选项:'],
+  [/^Commands:/m, '命令:'],
+  [/^Arguments:/m, '参数:'],
+  [/display help for command/g, '显示帮助'],
+  [/output the version number/g, '显示版本号'],
+  [/\(default: /g, '(默认:'],
+  [/\(choices: /g, '(可选:'],
+  [/^error: unknown option '([^']*)'(?:\n\(Did you mean ([^?]+)\?\))?/m, "错误:不认识的选项 '$1'"],
+  [/^error: unknown command '([^']*)'/m, "错误:不认识的命令 '$1'"],
+  [/^error: missing required argument '([^']*)'/m, "错误:缺少必填参数 '$1'"],
+  [/^error: required option '([^']*)' not specified/m, "错误:必须给出选项 '$1'"],
+  [/^error: option '([^']*)' argument missing/m, "错误:选项 '$1' 缺少值"],
+  [/^error: option '([^']*)' argument '([^']*)' is invalid\. /m, "错误:选项 '$1' 的值 '$2' 无效。"],
+  [/^error: too many arguments(?: for '([^']*)')?\. Expected (\d+) arguments? but got (\d+)\./m, '错误:参数太多,应为 $2 个,实际 $3 个。'],
+  [/Allowed choices are /g, '可选:'],
+];
+
+export function translateCommander(text: string, lang: Lang): string {
+  if (lang !== 'zh') return text;
+  let out = text;
+  for (const [re, to] of ZH_COMMANDER) out = out.replace(re, to);
+  return out;
+}
