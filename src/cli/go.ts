@@ -14,6 +14,7 @@ import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { starterFlow, wakeState } from '../workflow/index.js';
 import { CliExit, EXIT, readPipedRequest, type CliIO } from './io.js';
 import type { GlobalOptions } from './program.js';
+import { stepLabel } from './messages.js';
 import { resolvePlugins } from './skills.js';
 import { JsonRenderer, Renderer } from './render.js';
 import { isAuthFailure, offerSetup } from './setup.js';
@@ -198,7 +199,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     ui.line('', ui.t.total(money(rt.totalCost()), rt.manifest.path));
     if (ctx._failedAt) {
       const why = ctx._aborted ? `: ${ctx._aborted}` : '';
-      io.stderr.write(`x ${ui.t.abortedAt(ctx._failedAt)}${why}\n`);
+      io.stderr.write(`x ${ui.t.abortedAt(stepLabel(ctx._failedAt, lang))}${why}\n`);
       return EXIT.failure;
     }
     return EXIT.ok;

@@ -85,3 +85,20 @@ export type Messages = Catalog;
 export function messages(lang: Lang): Messages {
   return lang === 'zh' ? zh : en;
 }
+
+/** The seed's steps as a person reads them in English; the names themselves stay (files, manifest, lineage). */
+const STEP_EN: Record<string, string> = { 确认需求: 'clarify', 设定目标: 'set the goal', 干活: 'work', 旁路问答: 'aside' };
+
+/**
+ * A step name for the screen: in English the seed's Chinese names are translated (`干活·判定#2` → `work ·
+ * judge #2`); a workflow's own step names are shown as they are. Pure.
+ */
+export function stepLabel(name: string, lang: Lang): string {
+  if (lang === 'zh') return name;
+  const m = /^(.*?)(?:·判定(?:#(\d+))?)?(?:#(\d+))?$/.exec(name);
+  const base = m?.[1] ?? name;
+  const label = STEP_EN[base] ?? base;
+  const judged = name.includes('·判定') ? ` · judge${m?.[2] ? ` #${m[2]}` : ''}` : '';
+  const retry = m?.[3] ? ` #${m[3]}` : '';
+  return `${label}${judged}${retry}`;
+}

@@ -5,7 +5,7 @@
 import type { Lang } from '../config/index.js';
 import type { FlowerEvent, StepResult } from '../runtime/index.js';
 import type { Writable } from './io.js';
-import { messages, type Messages } from './messages.js';
+import { messages, stepLabel, type Messages } from './messages.js';
 import { banner, clockDuration, fit, money, sanitize, screenWidth, tokens } from './term.js';
 
 export class Renderer {
@@ -13,9 +13,11 @@ export class Renderer {
   private readonly out: Writable;
   private readonly verbose: boolean;
   private readonly started = Date.now();
+  private readonly lang: Lang;
 
   constructor(out: Writable, lang: Lang, { verbose = false } = {}) {
     this.out = out;
+    this.lang = lang;
     this.t = messages(lang);
     this.verbose = verbose;
   }
@@ -37,7 +39,7 @@ export class Renderer {
     switch (e.kind) {
       case 'step': {
         const tag = p.resumed === true ? this.t.resumedTag(Number(p.woke) || 0) : '';
-        this.line('', banner(e.text, Number(p.index), Number(p.total), this.cols, tag));
+        this.line('', banner(stepLabel(e.text, this.lang), Number(p.index), Number(p.total), this.cols, tag));
         return;
       }
       case 'text':

@@ -36,14 +36,19 @@ test('setup from piped answers writes a 0600 file the next run reads; the token 
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  sim.reset();
+  sim.enqueue({ type: 'text', text: 'pong' }); // the probe's one tiny call
   child.stdin.end(`sk-ant-setup-secret-123\n${sim.url}\n\n`);
   const code = await new Promise<number | null>((r) => child.on('close', r));
   assert.equal(code, 0, err);
+  assert.match(err, /\+ ok: .* accepted the credential/);
+  assert.equal(sim.messageRequests()[0]!.headers['x-api-key'], 'sk-ant-setup-secret-123', 'the probe used the new key');
   const file = path.join(p.home, '.config', 'flower', '.env');
   assert.equal(fs.statSync(file).mode & 0o777, 0o600);
   assert.match(fs.readFileSync(file, 'utf8'), /ANTHROPIC_API_KEY="sk-ant-setup-secret-123"/);
   assert.doesNotMatch(out + err, /setup-secret-123/);
-  assert.match(out, /sk-a… \(23 chars\)/);
+  assert.match(err, /sk-a… \(23 chars\)/);
+  assert.equal(out, '', 'human text goes to stderr');
   sim.reset();
   sim.enqueue({ type: 'text', text: 'configured' });
   const r = await cli(['once', 'hi', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env });
@@ -56,8 +61,8 @@ test('setup keeps the previous file aside (private) and the keys it does not man
   const dir = path.join(p.home, '.config', 'flower');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, '.env'), '# my notes\nFLOWER_WINDOW=200000\nANTHROPIC_AUTH_TOKEN=old\n');
-  const child = spawn(process.execPath, [BIN, 'setup'], { cwd: p.dir, env: testEnv(p, sim.url), stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stdin.end('sk-ant-new\n\n\n');
+  const child = spawn(process.execPath, [BIN, 'setup'], { cwd: p.dir, env: { ...testEnv(p, sim.url), FLOWER_NO_PROBE: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end('y\nsk-ant-new\n\n\n'); // "replace the existing credentials?" → y
   assert.equal(await new Promise<number | null>((r) => child.on('close', r)), 0);
   const now = fs.readFileSync(path.join(dir, '.env'), 'utf8');
   assert.match(now, /FLOWER_WINDOW="200000"/);
@@ -65,6 +70,37 @@ test('setup keeps the previous file aside (private) and the keys it does not man
   assert.doesNotMatch(now, /AUTH_TOKEN/);
   assert.match(fs.readFileSync(path.join(dir, '.env.previous'), 'utf8'), /# my notes/);
   assert.equal(fs.statSync(path.join(dir, '.env.previous')).mode & 0o777, 0o600);
+});
+
+test('with credentials stored, setup asks before replacing them: no = nothing written', async () => {
+  const p = project('setup-ask');
+  const dir = path.join(p.home, '.config', 'flower');
+  fs.mkdirSync(dir, { recursive: true });
+  const before = 'ANTHROPIC_API_KEY=sk-ant-keep-me\n';
+  fs.writeFileSync(path.join(dir, '.env'), before);
+  const child = spawn(process.execPath, [BIN, 'setup'], { cwd: p.dir, env: { ...testEnv(p, sim.url), FLOWER_NO_PROBE: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  child.stdin.end('n\nsk-ant-other\n\n\n');
+  assert.equal(await new Promise<number | null>((r) => child.on('close', r)), 1);
+  assert.match(err, /Replace the existing credentials\? \[y\/N\]/);
+  assert.match(err, /sk-a… \(14 chars\)/);
+  assert.doesNotMatch(err, /keep-me/);
+  assert.equal(fs.readFileSync(path.join(dir, '.env'), 'utf8'), before);
+  assert.equal(fs.existsSync(path.join(dir, '.env.previous')), false);
+});
+
+test('a malformed gateway URL is refused and nothing is written', async () => {
+  for (const bad of ['not a url', 'ftp://gw.example', 'gw.example.com', 'javascript:alert(1)', 'http://']) {
+    const p = project('setup-url');
+    const child = spawn(process.execPath, [BIN, 'setup'], { cwd: p.dir, env: { ...testEnv(p, sim.url), FLOWER_NO_PROBE: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.stdin.end(`sk-ant-x\n${bad}\n\n`);
+    assert.equal(await new Promise<number | null>((r) => child.on('close', r)), 1, bad);
+    assert.match(err, /refused/, bad);
+    assert.equal(fs.existsSync(path.join(p.home, '.config', 'flower', '.env')), false, bad);
+  }
 });
 
 test('setup with no token writes nothing and exits 1', async () => {
