@@ -174,3 +174,23 @@ test('off a terminal there is no offer: exit 1 with the message', async () => {
   assert.match(err, /No credentials/);
   assert.doesNotMatch(err, /Set them up now/);
 });
+
+test('a 401 mid-run on a terminal offers setup again; yes stores the new key, checked before it is kept', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
+  const p = project('refused');
+  sim.reset();
+  sim.enqueue({ type: 'error', status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' });
+  const env = { ...testEnv(p, sim.url), FLOWER_NO_PROBE: '1' };
+  const t = onTerminal(['write a script', '--timeout', '0', '--clarify-only', '-w', p.ws, '-r', p.runs], p.dir, env);
+  await until('the offer after the refusal', () => /refused the credential\. Set up new credentials now\? \[Y\/n\]/.test(t.screen()), 120_000);
+  t.type('y\r');
+  await until('the key prompt', () => /not shown as you type/.test(t.screen()), 60_000);
+  t.type('sk-ant-fresh-key-77\r');
+  await until('the URL prompt', () => /Gateway URL/.test(t.screen()), 60_000);
+  t.type(`${sim.url}\r`);
+  await until('the model prompt', () => /Model \(Enter/.test(t.screen()), 60_000);
+  t.type('\r');
+  assert.equal(await t.done, 1, 'the run itself still failed');
+  assert.match(t.screen(), /run `flower` here again to continue/);
+  assert.doesNotMatch(t.screen(), /fresh-key-77/);
+  assert.match(fs.readFileSync(path.join(p.home, '.config', 'flower', '.env'), 'utf8'), /ANTHROPIC_API_KEY="sk-ant-fresh-key-77"/);
+});
