@@ -244,3 +244,25 @@ test('a closed pipe ends quietly: `flower log --json | head -1` leaves no stack 
     assert.doesNotMatch(err, /Error|EPIPE|at /, args);
   }
 });
+
+test('--help, usage errors and flower\'s own errors speak the terminal\'s language', async () => {
+  const zh = await inProcess(['--help'], os.tmpdir(), { FLOWER_LANG: 'zh' });
+  assert.equal(zh.code, 0);
+  assert.match(zh.out, /^用法: flower/m);
+  assert.match(zh.out, /默认流程:确认需求\(需求\.md\)/);
+  assert.match(zh.out, /选项:/);
+  assert.doesNotMatch(zh.out, /the default flow/);
+  const zhLocale = await inProcess(['setup', '--help'], os.tmpdir(), { LANG: 'zh_CN.UTF-8' });
+  assert.match(zhLocale.out, /把 API key 或网关 token/);
+  for (const env of [{ LANG: 'C.UTF-8' }, { LC_ALL: 'C', LANG: 'zh_CN.UTF-8' }, {}]) {
+    const en = await inProcess(['--help'], os.tmpdir(), env);
+    assert.match(en.out, /^Usage: flower/m, JSON.stringify(env));
+    assert.doesNotMatch(en.out.replace(/[^\n]*\.md[^\n]*|确认需求|设定目标|干活/g, ''), /[\u4e00-\u9fff]/, `${JSON.stringify(env)}: no Chinese but file names`);
+  }
+  const bad = await inProcess(['log', '-n', 'abc'], os.tmpdir(), { FLOWER_LANG: 'zh' });
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /错误:选项 '-n, --limit <n>' 的值 'abc' 无效。'abc' 不是正整数。/);
+  const noKey = await inProcess(['write a script', '--timeout', '0'], fs.mkdtempSync(path.join(os.tmpdir(), 'flower-zh-')), { FLOWER_LANG: 'zh', HOME: os.tmpdir() + '/no-such-home' });
+  assert.equal(noKey.code, 1);
+  assert.match(noKey.err, /没有凭据/);
+});

@@ -31,7 +31,7 @@ const TEXT = {
     look: '看看它记得什么:',
     see: '看一看:',
     seeNote: '# 本地网页:运行、步骤、判定、花费、上下文曲线',
-    cont: '在那个目录接着做(用你自己的 key;先运行 flower setup):',
+    cont: (me: string) => `在那个目录接着做(用你自己的 key;先运行 ${me} setup):`,
     failedFirst: '第一次运行失败',
     failedWake: '唤醒那次运行失败',
     drifted: (left: number, unexpected: number) => `脚本模型跑偏了:${left} 条脚本答案没用上,${unexpected} 次意外调用`,
@@ -47,7 +47,7 @@ const TEXT = {
     look: 'What it remembers:',
     see: 'See it:',
     seeNote: '# a local web view: runs, steps, verdicts, costs, context curves',
-    cont: 'Go on in that folder (with your own key; run flower setup first):',
+    cont: (me: string) => `Go on in that folder (with your own key; run ${me} setup first):`,
     failedFirst: 'the first run failed',
     failedWake: 'the wake run failed',
     drifted: (left: number, unexpected: number) => `the scripted model drifted: ${left} scripted answers unused, ${unexpected} unexpected calls`,
@@ -132,7 +132,7 @@ export async function demo(o: DemoOptions, g: GlobalOptions, io: CliIO): Promise
     say(`\n${t.tryIt} node ${sh(path.join(dir, 'md2html.mjs'))} ${sh(path.join(dir, 'sample.md'))}`);
     say(`${t.look} ${me} status -w ${sh(dir)}   ·   ${me} log -w ${sh(dir)}`);
     say(`${t.see} ${me} ui -r ${sh(layout.runDir)}   ${t.seeNote}`);
-    say(`${t.cont} cd ${sh(dir)} && ${me} "…"`);
+    say(`${t.cont(me)} cd ${sh(dir)} && ${me} "…"`);
     return EXIT.ok;
   } finally {
     await sim.close();
