@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { NAMES } from '../state/index.js';
 import { CliExit, EXIT } from './io.js';
 
 export interface Located {
@@ -15,8 +16,8 @@ export interface Located {
   found: boolean;
 }
 
-const RUN_DIR = 'runs';
-const MARKERS = ['lineage.json', 'manifest.json'];
+const RUN_DIR = NAMES.runDir;
+const MARKERS = [NAMES.lineage, NAMES.manifest];
 
 const isDir = (p: string): boolean => {
   try {
@@ -28,10 +29,14 @@ const isDir = (p: string): boolean => {
 
 const hasRecords = (runDir: string): boolean => MARKERS.some((m) => fs.existsSync(path.join(runDir, m)));
 
-/** The workspace a run dir's lineage recorded, when it is readable and still there. */
+/**
+ * The workspace a run dir's lineage recorded, when it is readable and still there. Only this one field,
+ * read leniently (every lineage version has it): finding the project must not fail on a lineage that
+ * `status` itself will then report as damaged or foreign.
+ */
 function recordedWorkspace(runDir: string): string | undefined {
   try {
-    const ws = (JSON.parse(fs.readFileSync(path.join(runDir, 'lineage.json'), 'utf8')) as { workspace?: unknown }).workspace;
+    const ws = (JSON.parse(fs.readFileSync(path.join(runDir, NAMES.lineage), 'utf8')) as { workspace?: unknown }).workspace;
     return typeof ws === 'string' && isDir(ws) ? ws : undefined;
   } catch {
     return undefined;
