@@ -177,7 +177,7 @@ export async function runSetup(io: CliIO, o: SetupOptions = {}): Promise<SetupOu
     if (!['1', 'true', 'yes'].includes((io.env.FLOWER_NO_PROBE ?? '').trim().toLowerCase())) {
       const resolved = resolveEnv({ ...io.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, ANTHROPIC_BASE_URL: undefined, ANTHROPIC_MODEL: undefined }, io.cwd ?? process.cwd());
       const useModel = model || resolved.env.ANTHROPIC_MODEL || io.env.ANTHROPIC_MODEL || '';
-      const input = { baseUrl, token, model: useModel, timeoutMs: Number(io.env.FLOWER_PROBE_TIMEOUT_MS) || 20_000 };
+      const input = { baseUrl, token, model: useModel, timeoutMs: 20_000 };
       say(t.probing(baseUrl || 'https://api.anthropic.com', useModel || '(default)'));
       probe = await probeCredentials(input);
       say(t.probe[probe.kind](probe));
