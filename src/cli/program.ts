@@ -69,7 +69,7 @@ function collect(v: string, prev: string[]): string[] {
 }
 
 /** Every command name, for telling a typo (`flower statsu`) from a one-word request. */
-export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'sim', 'help'] as const;
+export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'ui', 'sim', 'help'] as const;
 
 export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): Command {
   const lang = detectLang(io.env);
@@ -190,10 +190,10 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
 
   program
     .command('ui')
-    .description('a local, read-only web view of the runs: steps, verdicts, costs, context curves, handoffs, transcripts — prints a URL with an access token')
-    .option('--port <n>', 'port to listen on (0 = any free port)', port, 0)
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--open', 'open the page in a browser', false)
+    .description(u.ui)
+    .option('--port <n>', u.port, p.port, 0)
+    .option('--host <host>', u.uiHost, '127.0.0.1')
+    .option('--open', u.uiOpen, false)
     .exitOverride()
     .action((o: { port: number; host: string; open: boolean }) => settle(import('./ui.js').then((m) => m.ui({ ...o, runDirGiven: program.getOptionValueSource('runDir') !== 'default' }, globals(), io))));
 
