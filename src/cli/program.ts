@@ -15,6 +15,8 @@ export interface GlobalOptions {
   workspace: string;
   runDir: string;
   verbose: boolean;
+  /** less on screen: no tool calls, no thinking, no worker activity */
+  quiet?: boolean;
   /** NDJSON events on stdout instead of the terminal rendering */
   json?: boolean;
   /** plugin folders (`--plugin DIR`, repeatable) */
@@ -57,7 +59,8 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .version(VERSION, '-V, --version')
     .option('-w, --workspace <dir>', "the agents' working directory (created if missing)", '.')
     .option('-r, --run-dir <dir>', `${N.sessionsDb}, ${N.manifest}, ${N.lineage} — relative to the current directory, not the workspace`, N.runDir)
-    .option('-v, --verbose', 'show tool calls, subagent activity and the effective configuration', false)
+    .option('-v, --verbose', 'more on screen: tool names and results, worker prose, whole thinking, the effective configuration', false)
+    .option('-q, --quiet', 'less on screen: prose, questions, step lines and verdicts only (no tool calls, thinking or worker activity)', false)
     .option('--json', 'print the run as NDJSON events on stdout (one JSON object per line) instead of the terminal view', false)
     .option('--plugin <dir>', 'load a plugin folder (skills, MCP servers) for the roles that declare it; repeatable (also FLOWER_PLUGINS)', collect, [])
     .showHelpAfterError('(run with --help for usage)')
@@ -68,8 +71,8 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .exitOverride();
 
   const globals = (): GlobalOptions => {
-    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; json: boolean; plugin: string[] }>();
-    return { workspace: o.workspace, runDir: o.runDir, verbose: o.verbose, json: o.json, plugins: o.plugin ?? [] };
+    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; quiet: boolean; json: boolean; plugin: string[] }>();
+    return { workspace: o.workspace, runDir: o.runDir, verbose: o.verbose, quiet: o.quiet, json: o.json, plugins: o.plugin ?? [] };
   };
 
   program
@@ -118,11 +121,17 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
 
   program
     .command('run')
-    .description('run your own Workflow: FILE is an ES module exporting a Workflow (or a function returning one)')
+    .description('run your own Workflow: FILE is an ES module exporting a Workflow, or a function returning one (called with { channel, flower, ask, workspace, runDir }); the terminal answers its questions as in `flower`')
     .argument('<target>', 'FILE[:EXPORT] (EXPORT defaults to default, then workflow)')
+    .argument('[ask...]', 'words handed to a factory export as `ask` (see examples/team.mjs)')
     .option('--new', `archive ${N.lineage}, ${N.brief} and ${N.goal} into ${N.workbenchDir}/${N.notes}/${N.archive}/<ts>/ and start fresh`, false)
+    .option('-W, --workbench', 'the workbench on (.flower/: big outputs spill to files, new sessions get its index) — default: on when a step\'s spec wants it')
+    .option('--no-workbench', 'the workbench off')
+    .option('-T, --trim', 'on resume, archive old large tool results to spill files (the default)')
+    .option('--no-trim', 'keep old large tool results in the resumed context')
+    .option('--timeout <sec>', 'how long a question waits for your answer (≤ 0 = fully automatic; default 1800 on a terminal, 0 otherwise)', seconds)
     .exitOverride()
-    .action((target: string, o: { new: boolean }) => settle(import('./run.js').then((m) => m.run(target, o, globals(), io))));
+    .action((target: string, ask: string[], o: { new: boolean; workbench?: boolean; trim?: boolean; timeout?: number }) => settle(import('./run.js').then((m) => m.run(target, { ...o, ask }, globals(), io))));
 
   program
     .command('setup')
