@@ -14,7 +14,7 @@ import { FakeRuntime } from '../helpers/fake-runtime.js';
 
 class AmendingRuntime extends FakeRuntime {
   readonly amended: Array<{ step: string; fields: Partial<StepResult> }> = [];
-  amend(result: StepResult, fields: Partial<Pick<StepResult, 'ok' | 'error' | 'verdict'>>): void {
+  async amend(result: StepResult, fields: Partial<Pick<StepResult, 'ok' | 'error' | 'verdict'>>): Promise<void> {
     Object.assign(result, fields);
     this.amended.push({ step: result.step, fields });
   }
