@@ -14,7 +14,7 @@ import { submissionLabel, toolLine } from './screen/names.js';
 import { screenTexts, type Outcome, type ScreenTexts } from './screen/texts.js';
 import { Screen } from './screen/tty.js';
 import { wrapBlock } from './screen/wrap.js';
-import { banner, clockDuration, fit, money, sanitize, screenWidth, tokens } from './term.js';
+import { banner, clockDuration, fit, money, sanitize, screenWidth, tokens, width } from './term.js';
 
 export type Level = 'quiet' | 'normal' | 'verbose';
 
@@ -108,7 +108,13 @@ export class Renderer {
     switch (e.kind) {
       case 'step': {
         const tag = p.resumed === true ? this.t.resumedTag(Number(p.woke) || 0) : '';
-        this.screen.print(['', this.palette.paint('banner', banner(clean(e.text), Number(p.index), Number(p.total), this.cols, tag))]);
+        const name = clean(e.text);
+        const [i, n] = [Number(p.index), Number(p.total)];
+        // a narrow screen gets the wake tag on a line of its own rather than cut
+        const lines = !this.wrapAt || width(`== ${name} ==  ${i}/${n}  ${tag}`) <= this.cols
+          ? [banner(name, i, n, this.cols, tag)]
+          : [banner(name, i, n, this.cols), `   ${tag}`];
+        this.screen.print(['', ...lines.map((l) => this.palette.paint('banner', l))]);
         return;
       }
       case 'text':
