@@ -196,3 +196,40 @@ test('a clarify whose brief is rejected by the schema: no "done", one stderr lin
   assert.match(row.error ?? '', /no complete brief/);
   sim.assertNoUnexpected();
 });
+
+test('two flowers on one terminal: blocks never interleave, one live line, no footer left behind', { skip }, async () => {
+  const p = project('twoflowers');
+  const a = path.join(p.dir, 'wa');
+  const b = path.join(p.dir, 'wb');
+  fs.mkdirSync(a);
+  fs.mkdirSync(b);
+  const block = (who: string) => Array.from({ length: 30 }, (_, i) => `${who} line ${String(i + 1).padStart(2, '0')} of a block that must arrive whole`).join('\n');
+  sim.reset();
+  for (const who of ['ALPHA', 'BETA']) {
+    const mine = { firstUserIncludes: ['submit_brief', `task ${who}`] };
+    sim.enqueue(
+      { type: 'tool_use', match: mine, name: 'mcp__human__submit_brief', input: { goal: who, acceptance: ['a'], boundaries: ['b'], unknowns: ['u'] } },
+      { type: 'text', match: mine, delayMs: 300, text: block(who) },
+    );
+  }
+  const flower = (ws: string, who: string) => [process.execPath, BIN, '-w', ws, '-r', path.join(ws, 'runs'), '--clarify-only', `task ${who}`].map((x) => `'${x}'`).join(' ');
+  // one pane, one terminal device: one flower in the background, one in the foreground
+  const pane = await Pane.open(['sh', '-c', `${flower(a, 'ALPHA')} & ${flower(b, 'BETA')}; wait`], { cols: 80, cwd: p.dir, env: env(p) });
+  try {
+    const code = await pane.exitCode();
+    const screen = await pane.screen();
+    assert.equal(code, 0, screen);
+    const lines = screen.split('\n');
+    for (const who of ['ALPHA', 'BETA']) {
+      const first = lines.findIndex((l) => l.includes(`${who} line 01`));
+      assert.ok(first >= 0, screen);
+      for (let i = 0; i < 30; i++) {
+        assert.equal(lines[first + i]!.trim(), `${who} line ${String(i + 1).padStart(2, '0')} of a block that must arrive whole`, `${who}'s block arrives whole and together:\n${screen}`);
+      }
+    }
+    assert.doesNotMatch(screen, LIVE_LINE, 'no copies of the live line left behind');
+  } finally {
+    await pane.close();
+  }
+  sim.assertNoUnexpected();
+});
