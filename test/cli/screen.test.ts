@@ -166,3 +166,32 @@ test('two flowers on one terminal: the lock is keyed by the terminal device; onl
     fs.closeSync(fd);
   }
 });
+
+test('-q shows prose, questions and verdicts only; the default adds one line per tool call and thinking; -v shows them whole with real names', () => {
+  const seen = (o: { quiet?: boolean; verbose?: boolean }) => {
+    let out = '';
+    const ui = new Renderer({ write: (s: string) => (out += s) }, 'en', o);
+    ui.event(event('text', 'the main prose', {}));
+    ui.event(event('thinking', 'first thought\nsecond thought', {}));
+    ui.event(event('tool_call', 'npm test', { id: 'a', input: { command: 'npm test' } }, { tool: 'Bash' }));
+    ui.event(event('tool_call', 'ls', { id: 'b', input: { command: 'ls' } }, { tool: 'Bash', subagent: true }));
+    ui.event(event('tool_call', '', { id: 'c', input: {} }, { tool: 'mcp__human__submit_brief' }));
+    ui.event(event('text', 'worker prose', {}, { subagent: true }));
+    ui.event(event('task', 'v', { kind: 'verdict', outcome: 'not_yet', passed: 1, total: 2, cost_usd: 0, num_turns: 1, duration_s: 0 }));
+    return out;
+  };
+  const q = seen({ quiet: true });
+  assert.match(q, /the main prose/);
+  assert.match(q, /verdict: not yet — 1\/2 checks/);
+  assert.doesNotMatch(q, /Bash|thought|submitted|worker prose/);
+  const d = seen({});
+  assert.match(d, /^\* Bash npm test$/m);
+  assert.match(d, /^ {2}\| \* Bash ls$/m, 'worker activity under its mark');
+  assert.match(d, /^~ first thought second thought$/m, 'thinking on one line');
+  assert.match(d, /^\+ submitted the brief$/m);
+  assert.doesNotMatch(d, /worker prose|mcp__/);
+  const v = seen({ verbose: true });
+  assert.match(v, /mcp__human__submit_brief/);
+  assert.match(v, /worker prose/);
+  assert.match(v, /~ first thought\n {2}second thought/);
+});
