@@ -133,7 +133,8 @@ export class TerminalSession {
 
   private drawFooter(): void {
     if (this.closed || !this.ui.screen.ownsFooter) return;
-    const cols = this.ui.cols;
+    // the real width, not the 40-column floor: a footer row that wraps would break every redraw
+    const cols = Math.max(10, Math.min(this.ui.screen.cols, 110));
     if (this.rt) {
       const total = this.rt.totalCost();
       if (total !== this.live.cost) { this.live.cost = total; this.live.pendingCost = 0; }
