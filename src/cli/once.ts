@@ -4,6 +4,9 @@ import { CliExit, EXIT, type CliIO } from './io.js';
 import { rescueOnSignals } from './signals.js';
 import type { GlobalOptions } from './program.js';
 import { resolvePlugins } from './skills.js';
+import { sanitize } from './term.js';
+
+const clean = (t: string): string => sanitize(t, { keepColour: false });
 
 export interface OnceOptions {
   instructions?: string;
@@ -48,9 +51,10 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
       io.stdout.write(`${JSON.stringify({ t: new Date().toISOString(), ...rest })}\n`);
       return;
     }
-    if (e.kind === 'handoff') io.stderr.write(`# ${e.text}\n`);
-    else if (e.kind === 'error' && (g.verbose || e.payload.model_mismatch === true)) io.stderr.write(`x ${e.text}\n`);
-    else if (g.verbose && e.kind === 'tool_call') io.stderr.write(`${e.subagent ? '  | ' : ''}* ${e.tool ?? ''} ${e.text}\n`);
+    // model and tool text never reaches a terminal with its escapes
+    if (e.kind === 'handoff') io.stderr.write(`# ${clean(e.text)}\n`);
+    else if (e.kind === 'error' && (g.verbose || e.payload.model_mismatch === true)) io.stderr.write(`x ${clean(e.text)}\n`);
+    else if (g.verbose && e.kind === 'tool_call') io.stderr.write(`${e.subagent ? '  | ' : ''}* ${clean(e.tool ?? '')} ${clean(e.text)}\n`);
   };
   try {
     const r = await rt.run(spec, prompt, {
@@ -61,14 +65,16 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
     });
     if (g.json) {
       io.stdout.write(`${JSON.stringify({ t: new Date().toISOString(), kind: 'step_result', ...r })}\n`);
-      if (!r.ok) io.stderr.write(`x failed: ${r.error ?? 'unknown error'}\n`);
+      if (!r.ok) io.stderr.write(`x failed: ${clean(r.error ?? 'unknown error')}\n`);
       return r.ok ? EXIT.ok : EXIT.failure;
     }
-    if (r.text) io.stdout.write(r.text.endsWith('\n') ? r.text : `${r.text}\n`);
+    // the answer goes out as it is into a pipe (it is the product), sanitized on a terminal
+    const text = io.stdout.isTTY ? clean(r.text) : r.text;
+    if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     const retired = r.retired.length ? ` · handed off from ${r.retired.join(', ')}` : '';
     io.stdout.write(`-- session ${r.session_id ?? '(none)'} · $${r.cost_usd.toFixed(4)} · ${r.num_turns} turns${retired}\n`);
     if (!r.ok) {
-      io.stderr.write(`x failed: ${r.error ?? 'unknown error'}\n`);
+      io.stderr.write(`x failed: ${clean(r.error ?? 'unknown error')}\n`);
       return EXIT.failure;
     }
     return EXIT.ok;

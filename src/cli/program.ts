@@ -18,6 +18,8 @@ export interface GlobalOptions {
   workspace: string;
   runDir: string;
   verbose: boolean;
+  /** less on screen: no tool calls, no thinking, no worker activity */
+  quiet?: boolean;
   /** NDJSON events on stdout instead of the terminal rendering */
   json?: boolean;
   /** plugin folders (`--plugin DIR`, repeatable) */
@@ -82,6 +84,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('-w, --workspace <dir>', u.workspace, '.')
     .option('-r, --run-dir <dir>', u.runDir, N.runDir)
     .option('-v, --verbose', u.verbose, false)
+    .option('-q, --quiet', u.quiet, false)
     .option('--json', u.json, false)
     .option('--plugin <dir>', u.plugin, collect, [])
     .showHelpAfterError(u.afterError)
@@ -92,9 +95,9 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .exitOverride();
 
   const globals = (): GlobalOptions => {
-    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; json: boolean; plugin: string[] }>();
+    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; quiet: boolean; json: boolean; plugin: string[] }>();
     return {
-      workspace: o.workspace, runDir: o.runDir, verbose: o.verbose, json: o.json, plugins: o.plugin ?? [],
+      workspace: o.workspace, runDir: o.runDir, verbose: o.verbose, quiet: o.quiet, json: o.json, plugins: o.plugin ?? [],
       workspaceGiven: program.getOptionValueSource('workspace') !== 'default',
       runDirGiven: program.getOptionValueSource('runDir') !== 'default',
     };
@@ -152,9 +155,15 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .command('run')
     .description(u.run)
     .argument('<target>', u.runTarget)
+    .argument('[ask...]', u.runAsk)
     .option('--new', u.runNew, false)
+    .option('-W, --workbench', u.runWorkbench)
+    .option('--no-workbench', u.runNoWorkbench)
+    .option('-T, --trim', u.runTrim)
+    .option('--no-trim', u.noTrim)
+    .option('--timeout <sec>', u.runTimeout, p.seconds)
     .exitOverride()
-    .action((target: string, o: { new: boolean }) => settle(import('./run.js').then((m) => m.run(target, o, globals(), io))));
+    .action((target: string, ask: string[], o: { new: boolean; workbench?: boolean; trim?: boolean; timeout?: number }) => settle(import('./run.js').then((m) => m.run(target, { ...o, ask }, globals(), io))));
 
   program
     .command('setup')

@@ -1,69 +1,162 @@
 /**
- * The terminal renderer: events in, sanitized width-limited lines out, one write per block.
- * Subagent activity and tool results appear only with -v; the main thread's prose always does.
+ * The terminal renderer: events in, lines for people out. Text from models and files is sanitized
+ * of every escape at the door; then it is wrapped by display width with a hanging indent under the
+ * speaker's mark and coloured by speaker (one palette), one block per write. Nothing is cut except
+ * the deliberately compact one-liners (thinking, worker activity) — `-v` shows those whole, `-q`
+ * hides them. flower's own tools read as words, never as `mcp__human__…`.
  */
 import type { Lang } from '../config/index.js';
 import type { FlowerEvent, StepResult } from '../runtime/index.js';
 import type { Writable } from './io.js';
 import { messages, stepLabel, type Messages } from './messages.js';
-import { banner, clockDuration, fit, money, sanitize, screenWidth, tokens } from './term.js';
+import { Palette, type Role } from './screen/palette.js';
+import { submissionLabel, toolLine } from './screen/names.js';
+import { screenTexts, type Outcome, type ScreenTexts } from './screen/texts.js';
+import { Screen } from './screen/tty.js';
+import { wrapBlock } from './screen/wrap.js';
+import { banner, clockDuration, fit, money, sanitize, screenWidth, tokens, width } from './term.js';
+
+export type Level = 'quiet' | 'normal' | 'verbose';
+
+export interface RendererOptions {
+  verbose?: boolean;
+  quiet?: boolean;
+  /** colour on (decided by the caller from the stream and NO_COLOR / FORCE_COLOR); default off */
+  colour?: boolean;
+  /** where lines go (default: plain lines on `out`) */
+  screen?: Screen;
+}
+
+export interface VerdictInfo {
+  outcome: Outcome;
+  passed: number;
+  total: number;
+}
+
+const clean = (s: string): string => sanitize(String(s ?? ''), { keepColour: false });
+
+// the speaker's mark at the start of a message line: its continuation lines hang under the text
+const MARK = /^(\s*(?:[x!+#.~?>*=|-]|<-|\d+\.)\s+)/;
+const ROLE_OF: Record<string, Role> = { x: 'error', '!': 'warn', '+': 'answer', '#': 'note', '.': 'hint', '~': 'thinking', '?': 'question', '>': 'dispatch', '*': 'tool', '<-': 'banner', '=': 'verdict-ok' };
 
 export class Renderer {
   readonly t: Messages;
-  private readonly out: Writable;
-  private readonly verbose: boolean;
+  readonly s: ScreenTexts;
+  readonly level: Level;
+  readonly screen: Screen;
+  readonly palette: Palette;
   private readonly started = Date.now();
+  /** tool_use id → tool name, so a rejected submission can be named */
+  private readonly calls = new Map<string, string>();
+
   private readonly lang: Lang;
 
-  constructor(out: Writable, lang: Lang, { verbose = false } = {}) {
-    this.out = out;
+  constructor(out: Writable, lang: Lang, o: RendererOptions = {}) {
     this.lang = lang;
     this.t = messages(lang);
-    this.verbose = verbose;
+    this.s = screenTexts(lang);
+    this.level = o.verbose ? 'verbose' : o.quiet ? 'quiet' : 'normal';
+    this.screen = o.screen ?? new Screen({ out, live: false });
+    this.palette = new Palette(o.colour === true);
   }
 
   get cols(): number {
-    return screenWidth(this.out.columns);
+    return screenWidth(this.screen.cols);
   }
 
+  /** Where lines wrap: the screen's width on a terminal; 0 (whole lines) in a pipe or a log file. */
+  private get wrapAt(): number {
+    return this.screen.live ? this.cols : 0;
+  }
+
+  /** Message lines (may come from files or models): sanitized, wrapped under their mark, coloured by it. */
   line(...lines: string[]): void {
-    // cut to the screen only on a terminal (issue #7: 593-column lines crashed one); a pipe or a log
-    // file gets whole lines, still sanitized
-    const tty = this.out.isTTY === true;
-    const text = lines.map((l) => (tty ? fit(sanitize(l), this.cols) : sanitize(l))).join('\n') + '\n';
-    try { this.out.write(text); } catch { /* a closed terminal must not stop the run */ }
+    const out: string[] = [];
+    for (const l of lines) {
+      const text = clean(l);
+      if (text.trim() === '') { out.push(''); continue; }
+      const m = MARK.exec(text);
+      const mark = m ? m[1]!.trim() : '';
+      out.push(...this.wrap(ROLE_OF[mark] ?? 'prose', text.slice(m ? m[1]!.length : 0), m ? m[1]! : ''));
+    }
+    this.screen.print(out);
+  }
+
+  /** Lines whose words (paths, commands) must stay whole: wrapped only between words, never inside one. */
+  whole(role: Role, text: string): void {
+    const lines = wrapBlock(clean(text), this.wrapAt, '', '  ', { hard: false });
+    this.screen.print(lines.map((l) => this.palette.paint(role, l)));
+  }
+
+  private wrap(role: Role, text: string, first: string, rest?: string): string[] {
+    return wrapBlock(text, this.wrapAt, first, rest).map((l) => this.palette.paint(role, l));
+  }
+
+  /** One line, cut to the screen (compact activity: thinking, worker tool calls). */
+  private compact(role: Role, text: string): void {
+    const t = clean(text);
+    const lead = /^\s*/.exec(t)![0];
+    const one = lead + t.slice(lead.length).replace(/\s+/g, ' ').trim();
+    if (one.trim()) this.screen.print([this.palette.paint(role, this.wrapAt ? fit(one, this.wrapAt) : one)]);
+  }
+
+  private say(role: Role, first: string, text: string, rest?: string): void {
+    this.screen.print(this.wrap(role, clean(text), first, rest));
   }
 
   event = (e: FlowerEvent): void => {
     const p = e.payload;
+    const v = this.level === 'verbose';
+    const q = this.level === 'quiet';
     switch (e.kind) {
       case 'step': {
         const tag = p.resumed === true ? this.t.resumedTag(Number(p.woke) || 0) : '';
-        this.line('', banner(stepLabel(e.text, this.lang), Number(p.index), Number(p.total), this.cols, tag));
+        // the seed's step names stay on disk; on screen they read in the person's language
+        const name = clean(stepLabel(e.text, this.lang));
+        const [i, n] = [Number(p.index), Number(p.total)];
+        // a narrow screen gets the wake tag on a line of its own rather than cut
+        const lines = !this.wrapAt || width(`== ${name} ==  ${i}/${n}  ${tag}`) <= this.cols
+          ? [banner(name, i, n, this.cols, tag)]
+          : [banner(name, i, n, this.cols), `   ${tag}`];
+        this.screen.print(['', ...lines.map((l) => this.palette.paint('banner', l))]);
         return;
       }
       case 'text':
-        if (e.subagent && !this.verbose) return;
-        for (const l of e.text.split('\n')) if (l.trim()) this.line(`${e.subagent ? '  | ' : '  '}${l}`);
-        return;
-      case 'tool_call':
-        if (e.subagent && !this.verbose) return;
-        if (e.tool === 'Agent' || e.tool === 'Task') {
-          const input = (p.input ?? {}) as Record<string, unknown>;
-          this.line(`> ${String(input.subagent_type ?? 'agent')} ${String(input.description ?? '')}`);
+        if (e.subagent) {
+          if (v) this.say('worker', '  | ', e.text);
           return;
         }
-        this.line(`${e.subagent ? '  | ' : ''}* ${e.tool ?? ''} ${e.text}`);
+        this.say('prose', '  ', e.text);
         return;
-      case 'tool_result':
-        if (!this.verbose) return;
-        this.line(`${e.subagent ? '  | ' : ''}  ${p.is_error === true ? 'x' : '.'} ${e.text.split('\n')[0] ?? ''}`);
+      case 'tool_call': {
+        if (typeof p.id === 'string' && e.tool) this.calls.set(p.id, e.tool);
+        if (q) return;
+        const tl = toolLine(e.tool ?? '', p.input, clean(e.text), this.s, { verbose: v });
+        if (!tl) return;
+        const lead = `${e.subagent ? '  | ' : ''}${tl.mark} `;
+        if (v) this.say(e.subagent ? 'worker' : tl.role, lead, tl.text);
+        else this.compact(e.subagent ? 'worker' : tl.role, `${lead}${tl.text}`);
         return;
+      }
+      case 'tool_result': {
+        const tool = typeof p.tool_use_id === 'string' ? this.calls.get(p.tool_use_id) : undefined;
+        const label = tool ? submissionLabel(tool, this.s) : null;
+        if (label && p.is_error === true) {
+          // a rejected submission is why a step fails: always on screen, in words
+          this.say('error', 'x ', this.s.rejected(label, clean(e.text).split('\n').slice(0, 6).join(' ')));
+          return;
+        }
+        if (!v) return;
+        this.say(e.subagent ? 'worker' : p.is_error === true ? 'error' : 'hint', `${e.subagent ? '  | ' : ''}  ${p.is_error === true ? 'x' : '.'} `, e.text.split('\n')[0] ?? '');
+        return;
+      }
       case 'thinking':
-        if (this.verbose && e.text.trim()) this.line(`~ ${e.text.split('\n')[0] ?? ''}`);
+        if (q || !e.text.trim()) return;
+        if (v) this.say('thinking', '~ ', e.text);
+        else this.compact('thinking', `~ ${e.text}`);
         return;
       case 'error':
-        this.line(`x ${e.text}`);
+        this.say('error', 'x ', e.text);
         return;
       case 'retry':
         if (p.interrupted === true) this.line(this.t.interrupted(String(p.remark ?? '')));
@@ -78,6 +171,8 @@ export class Renderer {
         return;
       case 'task':
         if (p.kind === 'unverifiable') this.line(this.t.unverifiable(e.text));
+        else if (p.kind === 'verdict') this.verdict(p);
+        else if (p.kind === 'attempt' && isResult(p.result)) this.attempt(p.result);
         return;
       case 'handoff': {
         const ctx = tokens(Number(p.context) || 0);
@@ -86,8 +181,8 @@ export class Renderer {
         else if (p.phase === 'done') {
           const sec = (p.sections ?? {}) as Record<string, unknown>;
           for (const k of ['doing', 'decided', 'deadends', 'next']) {
-            const v = String(sec[k] ?? '').trim();
-            if (v) this.line(`#   ${k}: ${v.split('\n')[0] ?? ''}`);
+            const val = String(sec[k] ?? '').trim();
+            if (val) this.say('note', `#   ${k}: `, val.split('\n')[0] ?? '');
           }
           this.line(this.t.handoffDone(String(p.path ?? ''), p.degraded === true));
         }
@@ -102,25 +197,58 @@ export class Renderer {
     const p = e.payload;
     const state = String(p.state ?? '');
     if (state === 'asked') {
-      const options = Array.isArray(p.options) ? (p.options as unknown[]).map(String) : [];
+      const options = Array.isArray(p.options) ? (p.options as unknown[]).map((o) => clean(String(o))) : [];
       const rem = typeof p.remaining === 'number' && p.remaining >= 0 ? ` ${this.t.remaining(p.remaining)}` : '';
-      this.line(`${this.t.question(String(p.id ?? ''))} ${e.text}${rem}`, ...options.map((o, i) => `  ${i + 1}. ${o}`), `  ${this.t.answerHint}`);
+      const head = `${this.t.question(clean(String(p.id ?? '')))} `;
+      const lines = this.wrap('question', `${clean(e.text)}${rem}`, head, '  ');
+      options.forEach((o, i) => {
+        const n = `  ${i + 1}. `;
+        lines.push(...wrapBlock(o, this.wrapAt, n, ' '.repeat(n.length)).map((l, j) => (j === 0 ? this.palette.paint('question', l.slice(0, n.length)) + l.slice(n.length) : l)));
+      });
+      lines.push(...this.wrap('hint', this.t.answerHint, '  '));
+      this.screen.print(lines);
     } else if (state === 'answered') this.line(this.t.answered(String(p.answer ?? '')));
     else if (state === 'timeout') this.line(this.t.noAnswer);
     else if (state === 'over_budget') this.line(this.t.overBudget);
     else if (state === 'declined') this.line(this.t.skipped);
   }
 
+  /** The judge's line: outcome, pass count, and the judge's own cost. */
+  verdict(p: Record<string, unknown>): void {
+    const outcome = (['achieved', 'not_yet', 'unreachable'].includes(String(p.outcome)) ? p.outcome : '') as Outcome;
+    const head = this.s.verdict(this.s.outcome[outcome], Number(p.passed) || 0, Number(p.total) || 0);
+    const cost = `${this.t.turns(Number(p.num_turns) || 0)} · $${money(Number(p.cost_usd) || 0)} · ${clockDuration(Number(p.duration_s) || 0)}`;
+    this.say(outcome === 'achieved' ? 'verdict-ok' : 'verdict-no', '= ', `${head} · ${cost}`);
+    const reason = clean(String(p.reason ?? '')).trim();
+    if (reason && outcome !== 'achieved' && this.level !== 'quiet') this.say('hint', '  ', reason.split('\n').slice(0, 3).join(' '));
+  }
+
+  /** A step's (or one attempt's) own line: done or failed — never "done" for a failure — with its cost. */
   result(r: StepResult): void {
     const head = r.ok ? this.t.done : this.t.failed;
-    const why = r.ok ? '' : ` · ${r.error ?? ''}`;
+    const why = r.ok ? '' : ` · ${r.error ?? this.s.stepRejected}`;
     const secs = r.ended_at ? (Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000 : 0;
-    this.line(`${head} · ${this.t.turns(r.num_turns)} · $${money(r.cost_usd)} · ${clockDuration(secs)}${why}`);
+    const label = /#/.test(r.step) ? ` ${r.step}` : '';
+    this.say(r.ok ? 'ok' : 'error', `${head.slice(0, 2)}`, `${head.slice(2)}${label} · ${this.t.turns(r.num_turns)} · $${money(r.cost_usd)} · ${clockDuration(secs)}${why}`);
+  }
+
+  /** An attempt that will be tried again (a rejected round): its cost, and why — not a final failure. */
+  attempt(r: StepResult): void {
+    const secs = r.ended_at ? (Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000 : 0;
+    this.say('warn', '~ ', `${this.s.notAccepted(r.step)} · ${this.t.turns(r.num_turns)} · $${money(r.cost_usd)} · ${clockDuration(secs)}${r.error ? ` · ${r.error}` : ''}`);
   }
 
   elapsed(): string {
     return clockDuration((Date.now() - this.started) / 1000);
   }
+
+  close(): void {
+    this.screen.close();
+  }
+}
+
+function isResult(v: unknown): v is StepResult {
+  return typeof v === 'object' && v !== null && typeof (v as StepResult).step === 'string' && typeof (v as StepResult).ok === 'boolean';
 }
 
 /**
@@ -145,6 +273,10 @@ export class JsonRenderer extends Renderer {
     if (text) this.emit({ kind: 'note', text });
   }
 
+  override whole(_role: Role, text: string): void {
+    this.line(text);
+  }
+
   override event = (e: FlowerEvent): void => {
     const { raw: _raw, ...rest } = e;
     this.emit({ ...rest });
@@ -152,5 +284,13 @@ export class JsonRenderer extends Renderer {
 
   override result(r: StepResult): void {
     this.emit({ kind: 'step_result', ...r });
+  }
+
+  override attempt(r: StepResult): void {
+    this.emit({ kind: 'step_result', final: false, ...r });
+  }
+
+  override verdict(p: Record<string, unknown>): void {
+    this.emit({ kind: 'verdict', ...p });
   }
 }

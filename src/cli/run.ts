@@ -1,21 +1,24 @@
 /**
  * `flower run FILE[:EXPORT]` — run your own Workflow: an ES module exporting a Workflow, or a function
- * (sync or async) returning one. EXPORT defaults to `default`, then `workflow`.
+ * (sync or async) returning one — called with `{ channel }`, the HumanChannel the terminal answers.
+ * EXPORT defaults to `default`, then `workflow`. It gets what `flower` gets: the renderer and live
+ * line, questions answered from the keyboard, `? …`, Ctrl-C steering, the workbench (when its specs
+ * want it) and trimming of old tool results on resume.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { detectLang } from '../config/index.js';
 import { errorText } from '../errors.js';
+import { HumanChannel } from '../human/index.js';
 import { Runtime } from '../runtime/index.js';
 import { RunLayout } from '../state/index.js';
 import { Lineage, type Workflow } from '../workflow/index.js';
+import { closing } from './ending.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './program.js';
 import { resolvePlugins } from './skills.js';
-import { JsonRenderer, Renderer } from './render.js';
-import { rescueOnSignals } from './signals.js';
-import { money } from './term.js';
+import { TerminalSession } from './session.js';
 
 function looksLikeWorkflow(v: unknown): v is Workflow {
   return typeof v === 'object' && v !== null && typeof (v as Workflow).run === 'function' && Array.isArray((v as Workflow).steps);
@@ -28,7 +31,19 @@ export function splitTarget(target: string): { file: string; exportName: string 
   return { file: target.slice(0, i), exportName: target.slice(i + 1) || undefined };
 }
 
-export async function loadWorkflow(target: string, cwd: string): Promise<Workflow> {
+/** What `flower run` hands a factory export. */
+export interface RunHandles {
+  /** the HumanChannel the terminal is connected to (give it to the roles and the Workflow) */
+  channel: HumanChannel;
+  /** the library itself, so a workflow file needs no import that depends on where flower is installed */
+  flower: Record<string, unknown>;
+  /** the words after FILE on the command line ('' when none) */
+  ask: string;
+  workspace: string;
+  runDir: string;
+}
+
+export async function loadWorkflow(target: string, cwd: string, handles?: RunHandles): Promise<Workflow> {
   const { file, exportName } = splitTarget(target);
   const abs = path.resolve(cwd, file);
   if (!fs.existsSync(abs)) throw new CliExit(EXIT.failure, `x no such file: ${abs} (expected FILE:EXPORT, e.g. flow.mjs:workflow)`);
@@ -47,7 +62,7 @@ export async function loadWorkflow(target: string, cwd: string): Promise<Workflo
   let v = mod[name];
   if (typeof v === 'function') {
     try {
-      v = await (v as () => unknown)();
+      v = await (v as (h?: RunHandles) => unknown)(handles);
     } catch (e) {
       throw new CliExit(EXIT.failure, `x ${file}:${name}() threw: ${errorText(e)}`);
     }
@@ -56,37 +71,48 @@ export async function loadWorkflow(target: string, cwd: string): Promise<Workflo
   return v;
 }
 
-export async function run(target: string, o: { new?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
+export interface RunOptions {
+  new?: boolean;
+  /** words after FILE, handed to a factory as `ask` */
+  ask?: string[];
+  /** undefined: on when the workflow wants it (a spec with `workbench: true`) */
+  workbench?: boolean;
+  trim?: boolean;
+  timeout?: number;
+}
+
+export async function run(target: string, o: RunOptions, g: GlobalOptions, io: CliIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
-  const wf = await loadWorkflow(target, cwd);
   const lang = detectLang(io.env);
-  const ui = g.json ? new JsonRenderer(io.stdout, lang) : new Renderer(io.stdout, lang, { verbose: g.verbose });
   const layout = RunLayout.of({ cwd, workspace: g.workspace, runDir: g.runDir });
-  const rt = new Runtime({ layout, env: io.env, plugins: resolvePlugins(g, cwd) });
-  const unhook = rescueOnSignals(rt);
+  const tty = io.stdin?.isTTY === true;
+  // the channel a factory export receives; a workflow that brings its own (Workflow options) keeps it
+  const given = new HumanChannel({ timeoutS: o.timeout ?? (tty ? 1800 : 0), lang, logPath: layout.qa, amendPath: layout.brief });
+  const flower = (await import('../index.js')) as Record<string, unknown>;
+  const wf = await loadWorkflow(target, cwd, { channel: given, flower, ask: (o.ask ?? []).join(' ').trim(), workspace: layout.workspace, runDir: layout.runDir });
+  const channel = wf.channel ?? given;
+  const term = new TerminalSession({ io, g, lang });
+  const ui = term.ui;
+  if (!tty && o.timeout === undefined && wf.channel === undefined) ui.line(ui.t.nonTty);
+  const rt = new Runtime({
+    layout, env: io.env, plugins: resolvePlugins(g, cwd), detachChildren: tty,
+    workbench: o.workbench ?? wf.workbench, trim: o.trim ?? true,
+  });
   if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
   try {
     if (o.new) {
       const dir = await (await Lineage.open(rt.records, rt.workspace)).archive(layout.archive, [layout.brief, layout.goal]);
-      if (dir) ui.line(`. archived -> ${dir}`);
+      if (dir) ui.line(ui.t.archived(dir));
     }
-    const ctx = await wf.run(rt, {
-      onEvent: (e) => {
-        if (e.kind === 'system' && e.payload.lineage === 'corrupt') ui.line(ui.t.lineageCorrupt(String(e.payload.keptAt)));
-        else if (e.kind === 'system' && (e.payload.lineage === 'foreign' || e.payload.keptAside)) ui.line(`! ${e.text}`);
-        ui.event(e);
-      },
-      onStep: (_name, r) => ui.result(r),
-    });
-    ui.line('', ui.t.total(money(rt.totalCost()), rt.manifest.path));
-    if (ctx._failedAt) {
-      const why = ctx._aborted ? ` (${ctx._aborted})` : '';
-      io.stderr.write(`x ${ui.t.abortedAt(ctx._failedAt)}${why}\n`);
-      return EXIT.failure;
-    }
-    return EXIT.ok;
+    term.attach(rt, channel, layout);
+    const ctx = await wf.run(rt, { onEvent: term.onEvent, onStep: (_name, r) => ui.result(r) });
+    await term.settle();
+    term.close();
+    return await closing(ui, io, rt, ctx, `flower run ${target}`);
   } finally {
-    unhook();
+    term.close();
+    channel.close();
+    if (channel !== given) given.close();
     rt.close();
   }
 }

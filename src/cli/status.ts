@@ -17,7 +17,7 @@ import { EXIT, type CliIO } from './io.js';
 import { locate } from './locate.js';
 import type { GlobalOptions } from './program.js';
 import { usageTexts } from './usage.js';
-import { clockDuration, money, tokens } from './term.js';
+import { clockDuration, money, sanitize, tokens } from './term.js';
 
 export interface StatusReport {
   workspace: string;
@@ -26,7 +26,9 @@ export interface StatusReport {
   goal: { checks: number; unverifiable: number; path: string | null };
   woke: number;
   steps: Array<{ step: string; session: string; context: number }>;
-  runs: Array<{ run: string; rows: number; ok: boolean; cost_usd: number; started_at: string; last_step: string }>;
+  runs: Array<{ run: string; rows: number; ok: boolean; cost_usd: number; started_at: string; last_step: string; verdict: Verdict | null }>;
+  /** the newest judge verdict in this folder (outcome and pass count), null when no judge ran */
+  verdict: (Verdict & { run: string; step: string }) | null;
   total_cost_usd: number;
   handoffs: string[];
   /** project and personal skills, and plugins, a run here would load */
@@ -52,6 +54,18 @@ async function contexts(layout: RunLayout, sids: string[]): Promise<Map<string, 
   return out;
 }
 
+type Verdict = NonNullable<ManifestRow['verdict']>;
+
+/** One field from a file, safe to print: no escapes, no control bytes, no line breaks to forge lines with. */
+export const one = (v: unknown): string => sanitize(String(v ?? ''), { keepColour: false }).replace(/[\r\n]+/g, ' ');
+
+/** `achieved 5/5` — the outcome as people read it, with the pass count. */
+export function verdictText(v: Verdict | null | undefined, zh: boolean): string {
+  if (!v) return '';
+  const words = zh ? { achieved: '达成', not_yet: '未达成', unreachable: '无法达成' } : { achieved: 'achieved', not_yet: 'not yet', unreachable: 'unreachable' };
+  return `${words[v.outcome] ?? one(v.outcome)}${v.total ? ` ${v.passed}/${v.total}` : ''}`;
+}
+
 /**
  * What the folder remembers. The notes are read where the run kept them: lineage records the workbench
  * (an --isolate run moves it to `<parent>/.flower-<name>`), so status needs no --isolate flag.
@@ -73,8 +87,12 @@ export async function statusOf(workspace: string, runDir: string, found: Discove
     steps: Object.entries(st.steps).map(([step, session]) => ({ step, session, context: ctx.get(session) ?? 0 })),
     runs: [...byRun.entries()].map(([run, rs]) => ({
       run, rows: rs.length, ok: rs.every((r) => r.ok), cost_usd: rs.reduce((a, r) => a + (r.cost_usd || 0), 0),
-      started_at: rs[0]!.started_at, last_step: rs.at(-1)!.step,
+      started_at: rs[0]!.started_at, last_step: rs.at(-1)!.step, verdict: rs.filter((r) => r.verdict).at(-1)?.verdict ?? null,
     })),
+    verdict: (() => {
+      const r = rows.filter((x) => x.verdict).at(-1);
+      return r?.verdict ? { ...r.verdict, run: r.run, step: r.step } : null;
+    })(),
     total_cost_usd: rows.reduce((a, r) => a + (r.cost_usd || 0), 0),
     handoffs,
     skills: found.skills.map((x) => ({ name: x.name, source: x.source, hash: x.hash })),
@@ -99,23 +117,24 @@ export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO)
   }
   const zh = detectLang(io.env) === 'zh';
   const out: string[] = [];
-  out.push(`flower status — ${tilde(s.workspace)}  (runs: ${tilde(s.runDir)})`);
+  out.push(`flower status — ${one(tilde(s.workspace))}  (runs: ${one(tilde(s.runDir))})`);
   if (s.woke === 0 && s.runs.length === 0 && !s.brief.path) {
     out.push(zh ? '  这里还没跑过 flower。' : '  flower has not run here yet.');
   }
   out.push(s.brief.confirmed
     ? `  ${zh ? '需求已确认' : 'brief confirmed'} (${s.brief.path})`
-    : s.brief.path ? `  ${zh ? '需求未完成,缺' : 'brief incomplete, missing'}: ${s.brief.missing.join(', ')}` : `  ${zh ? '还没有需求确认书' : 'no brief yet'}`);
+    : s.brief.path ? `  ${zh ? '需求未完成,缺' : 'brief incomplete, missing'}: ${one(s.brief.missing.join(', '))}` : `  ${zh ? '还没有需求确认书' : 'no brief yet'}`);
   if (s.goal.path) out.push(`  ${zh ? `目标 ${s.goal.checks} 条` : `goal: ${s.goal.checks} checks`}${s.goal.unverifiable ? (zh ? `,其中 ${s.goal.unverifiable} 条此环境无法验证` : `, ${s.goal.unverifiable} not verifiable here`) : ''} (${s.goal.path})`);
   if (s.woke) out.push(`  ${zh ? `已唤醒 ${s.woke} 次,下次是第 ${s.woke + 1} 次` : `woken ${s.woke} times; the next run is wake #${s.woke + 1}`}`);
-  for (const st of s.steps) out.push(`  ${st.step} -> ${st.session}${st.context ? ` · ${zh ? '上下文' : 'context'} ${tokens(st.context)}` : ''}`);
-  for (const h of s.handoffs) out.push(`  # ${h}`);
-  if (s.skills.length) out.push(`  ${zh ? '技能' : 'skills'}: ${s.skills.map((x) => `${x.name} (${x.source})`).join(', ')}`);
-  for (const p of s.plugins) out.push(`  ${zh ? '插件' : 'plugin'} ${p.name}${p.skills.length ? ` · ${p.skills.join(', ')}` : ''}${p.mcp_servers.length ? ` · MCP ${p.mcp_servers.join(', ')}` : ''}`);
-  for (const w of found.warnings) out.push(`  ! ${w}`);
+  for (const st of s.steps) out.push(`  ${one(st.step)} -> ${one(st.session)}${st.context ? ` · ${zh ? '上下文' : 'context'} ${tokens(st.context)}` : ''}`);
+  for (const h of s.handoffs) out.push(`  # ${one(h)}`);
+  if (s.skills.length) out.push(`  ${zh ? '技能' : 'skills'}: ${one(s.skills.map((x) => `${x.name} (${x.source})`).join(', '))}`);
+  for (const p of s.plugins) out.push(`  ${zh ? '插件' : 'plugin'} ${one(p.name)}${p.skills.length ? ` · ${p.skills.join(', ')}` : ''}${p.mcp_servers.length ? ` · MCP ${p.mcp_servers.join(', ')}` : ''}`);
+  for (const w of found.warnings) out.push(`  ! ${one(w)}`);
   if (s.runs.length) {
     const last = s.runs.at(-1)!;
-    out.push(`  ${zh ? '最近一次' : 'last run'} ${last.run}: ${last.rows} ${zh ? '行' : 'rows'}, $${money(last.cost_usd)}, ${last.ok ? 'ok' : zh ? '有失败' : 'had failures'}, ${zh ? '最后一步' : 'last step'} ${last.last_step}`);
+    out.push(`  ${zh ? '最近一次' : 'last run'} ${one(last.run)}: ${last.rows} ${zh ? '行' : 'rows'}, $${money(last.cost_usd)}, ${last.ok ? 'ok' : zh ? '有失败' : 'had failures'}, ${zh ? '最后一步' : 'last step'} ${one(last.last_step)}`);
+    if (s.verdict) out.push(`  ${zh ? '最近判定' : 'last verdict'}: ${verdictText(s.verdict, zh)} (${one(s.verdict.step)}, ${zh ? '运行' : 'run'} ${one(s.verdict.run)})`);
     out.push(`  ${zh ? '这里总共花了' : 'spent here in all'} $${money(s.total_cost_usd)} ${zh ? `(${s.runs.length} 次运行)` : `over ${s.runs.length} runs`}`);
   }
   io.stdout.write(`${out.join('\n')}\n`);
@@ -132,12 +151,16 @@ export async function log(o: { limit: number; json?: boolean }, g: GlobalOptions
     io.stdout.write('(no steps recorded yet)\n');
     return EXIT.ok;
   }
+  const zh = detectLang(io.env) === 'zh';
+  // the run id column: rows of one run read together, and `status` names runs by it
+  const idWidth = Math.max(...rows.map((r) => one(r.run).length), 3);
   for (const r of rows) {
-    const when = r.started_at.replace('T', ' ').slice(0, 19);
+    const when = one(r.started_at).replace('T', ' ').slice(0, 19);
     const mark = r.ok ? '+' : 'x';
     const extra = [r.attempts > 1 ? `${r.attempts} attempts` : '', r.resumed ? 'resumed' : '', r.retired?.length ? `${r.retired.length} handed off` : '']
       .filter(Boolean).join(', ');
-    io.stdout.write(`${when}  ${mark} ${r.step}  $${money(r.cost_usd)} · ${r.num_turns} turns · ${clockDuration(r.duration_s)} · ctx ${tokens(r.context)}${extra ? ` · ${extra}` : ''}${r.ok ? '' : ` · ${(r.error ?? '').split('\n')[0]}`}\n`);
+    const verdict = r.verdict ? ` · ${zh ? '判定' : 'verdict'} ${verdictText(r.verdict, zh)}` : '';
+    io.stdout.write(`${when}  ${one(r.run).padEnd(idWidth)}  ${mark} ${one(r.step)}  $${money(Number(r.cost_usd) || 0)} · ${Number(r.num_turns) || 0} turns · ${clockDuration(Number(r.duration_s) || 0)} · ctx ${tokens(Number(r.context) || 0)}${verdict}${extra ? ` · ${extra}` : ''}${r.ok ? '' : ` · ${one((r.error ?? '').split('\n')[0])}`}\n`);
   }
   return EXIT.ok;
 }

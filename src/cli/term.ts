@@ -5,6 +5,8 @@
  * output once drew 593-column lines and escape sequences into a terminal that then crashed (issue #7).
  * All glyphs are ASCII.
  */
+import stringWidth from 'string-width';
+
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[@-Z\\-_]/g;
 // eslint-disable-next-line no-control-regex
@@ -29,12 +31,9 @@ export function charWidth(cp: number): number {
   return 1;
 }
 
-/** Display columns of a (sanitized) string; SGR sequences take no room. */
+/** Display columns of a (sanitized) string (string-width: East-Asian wide, emoji, combining marks); SGR takes no room. */
 export function width(text: string): number {
-  let w = 0;
-  // eslint-disable-next-line no-control-regex
-  for (const ch of text.replace(/\x1b\[[0-9;]*m/g, '')) w += charWidth(ch.codePointAt(0)!);
-  return w;
+  return stringWidth(text);
 }
 
 /** Cut to `cols` display columns, ending in `...` (and a colour reset if colours were open). */
@@ -48,7 +47,7 @@ export function fit(text: string, cols: number): string {
   for (const part of parts) {
     if (/^\x1b\[[0-9;]*m$/.test(part)) { out += part; coloured = true; continue; }
     for (const ch of part) {
-      const cw = charWidth(ch.codePointAt(0)!);
+      const cw = stringWidth(ch);
       if (w + cw > cols - 3) return out + '...' + (coloured ? '\x1b[0m' : '');
       out += ch;
       w += cw;

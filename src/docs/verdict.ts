@@ -116,6 +116,21 @@ export class Verdict {
   }
 
   /**
+   * How many checks passed, of how many: from the per-check results when the judge gave them, else
+   * the goal's check count less the failed items (a markdown verdict lists only what failed).
+   * An unclear verdict passes nothing it did not show.
+   */
+  tally(goalChecks = 0): { passed: number; total: number } {
+    if (this.checks && this.checks.length > 0) {
+      return { passed: this.checks.filter((c) => c.pass === true).length, total: this.checks.length };
+    }
+    const total = Math.max(goalChecks, this.failed.length);
+    if (total === 0) return { passed: 0, total: 0 };
+    if (this.state === 'achieved') return { passed: total - this.failed.length, total };
+    return { passed: this.failed.length > 0 ? total - this.failed.length : 0, total };
+  }
+
+  /**
    * Sections 结论 / 理由 / 未通过. Without a 结论 section the text before the first heading (or,
    * when there is none, the whole text) is read for the conclusion; a bare `1`/`true` or
    * `0`/`false` reply is accepted — a judge told "answer 0/1" may do exactly that.

@@ -86,6 +86,7 @@ export class HumanChannel {
   readonly amendPath: string | undefined;
 
   private readonly onEvent: HumanChannelOptions['onEvent'];
+  private readonly listeners = new Set<(e: FlowerEvent) => void>();
   private readonly replies: Replies;
   private readonly texts: ChannelTexts;
   private readonly log: QaLog | undefined;
@@ -375,7 +376,19 @@ export class HumanChannel {
     if (problem) this.ioErrors.push(problem);
   }
 
+  /**
+   * Another UI on the same channel (e.g. `flower run` connecting the terminal to the channel a
+   * workflow module built): it gets every ask and mail event too. Returns the way to stop listening.
+   */
+  listen(fn: (e: FlowerEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => { this.listeners.delete(fn); };
+  }
+
   private emit(e: FlowerEvent): void {
+    for (const fn of this.listeners) {
+      try { fn(e); } catch (err) { this.uiErrors.push(err); }
+    }
     if (!this.onEvent) return;
     try {
       const r: unknown = this.onEvent(e);

@@ -225,6 +225,18 @@ export class Runtime {
     return { ...this.hand };
   }
 
+  /**
+   * Correct a finished run's row after what decides it is known — a judge's verdict, a gate that
+   * rejected an ok result (then `ok: false` and why). The returned StepResult changes too.
+   */
+  async amend(result: StepResult, fields: Partial<Pick<StepResult, 'ok' | 'error' | 'verdict'>>): Promise<void> {
+    Object.assign(result, fields);
+    const index = this.rowOf.get(result);
+    if (index !== undefined) await this.manifest.record(result, index);
+  }
+
+  private readonly rowOf = new WeakMap<StepResult, number>();
+
   /** Total cost of every step this Runtime ran. */
   totalCost(): number {
     return this.total;
@@ -239,6 +251,7 @@ export class Runtime {
     };
     // the index is held before the write is awaited: a signal during the write still rescues this row
     this.inflight = { result, index: this.manifest.nextIndex() };
+    this.rowOf.set(result, this.inflight.index);
     await this.manifest.record(result, this.inflight.index);
     // continuity's first invariant: a NEW session's id is recorded (awaited) before its process starts
     const announce = async (sid: string): Promise<void> => {

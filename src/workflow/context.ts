@@ -7,7 +7,7 @@ export type WorkflowRuntime = Pick<Runtime, 'run' | 'runDir' | 'workspace' | 'on
   records?: RunRecords;
   /** every path; lineage records its workbench so `flower status` finds the notes of an --isolate run */
   layout?: RunLayout;
-};
+} & Partial<Pick<Runtime, 'amend'>>;
 import type { RunLayout, RunRecords } from '../state/index.js';
 import type { Lineage } from './lineage.js';
 
@@ -28,4 +28,6 @@ export interface WorkflowContext {
   _failedAt?: string;
   /** the StepAbort message, when a gate aborted */
   _aborted?: string;
+  /** why the gate of the current attempt rejected its result (set by the gate; cleared per attempt) */
+  _rejected?: string;
 }

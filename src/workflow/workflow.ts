@@ -7,7 +7,8 @@
  * or the judge would take over the work step's lineage and stop being a fresh pair of eyes.
  */
 import { ConfigError, errorText } from '../errors.js';
-import { event, type EventSink, type StepResult } from '../runtime/index.js';
+import type { HumanChannel } from '../human/index.js';
+import { event, type EventSink, type FlowerEvent, type StepResult } from '../runtime/index.js';
 import type { WorkflowContext, WorkflowRuntime } from './context.js';
 import { Lineage } from './lineage.js';
 import { Step, StepAbort } from './step.js';
@@ -18,6 +19,17 @@ export interface WorkflowOptions {
   context?: Record<string, unknown>;
   /** continue each step's session from the last run in this folder (default true) */
   continuous?: boolean;
+  /**
+   * The human channel this workflow's roles ask through (give the same one to `clarifier(…, { channel })`
+   * etc.): `flower run` connects the terminal to it — questions on screen, a digit answers, typed
+   * remarks reach the inbox. Without one, nobody can answer a question.
+   */
+  channel?: HumanChannel;
+  /**
+   * The workbench (`.flower/`: spill files for big outputs, INDEX.md for new sessions). Default: on
+   * when a step's spec wants it (`workbench: true`, e.g. a coordinator); false = off.
+   */
+  workbench?: boolean;
 }
 
 export interface WorkflowRunOptions {
@@ -30,6 +42,9 @@ export class Workflow {
   readonly name: string;
   readonly context: WorkflowContext;
   readonly continuous: boolean;
+  readonly channel: HumanChannel | undefined;
+  /** whether a Runtime for this workflow should have the workbench on */
+  readonly workbench: boolean;
 
   constructor(steps: Step[], o: WorkflowOptions = {}) {
     if (!Array.isArray(steps) || steps.length === 0) throw new TypeError('Workflow needs at least one Step');
@@ -43,6 +58,8 @@ export class Workflow {
     this.name = o.name ?? 'workflow';
     this.context = Object.assign(o.context ?? {}, { _sessions: {}, _results: {} }) as WorkflowContext;
     this.continuous = o.continuous ?? true;
+    this.channel = o.channel;
+    this.workbench = o.workbench ?? steps.some((st) => st.spec.workbench === true);
   }
 
   async run(rt: WorkflowRuntime, o: WorkflowRunOptions = {}): Promise<WorkflowContext> {
@@ -87,6 +104,9 @@ export class Workflow {
       emit('step', step.name, { index: i + 1, total, resumed: carried, woke: ctx._woke ?? 0 });
       const outcome = await this.attempts(rt, step, ctx, resume, lin, o.onEvent);
       const { result, passed } = outcome;
+      // an ok run whose result was not accepted is a failed step: the screen must not say "done",
+      // and the manifest row says ok: false with the reason
+      if (!passed && result.ok) rt.amend ? rt.amend(result, { ok: false, error: outcome.why }) : Object.assign(result, { ok: false, error: outcome.why });
 
       ctx._results[step.name] = result;
       if (result.session_id) {
@@ -109,8 +129,25 @@ export class Workflow {
 
   private async attempts(
     rt: WorkflowRuntime, step: Step, ctx: WorkflowContext, carried: string | undefined, lin: Lineage | undefined, onEvent?: EventSink,
-  ): Promise<{ result: StepResult; passed: boolean }> {
+  ): Promise<{ result: StepResult; passed: boolean; why: string }> {
     let resume = carried;
+    // flower's own submit tools answer a schema violation with an error result: remembered, because
+    // it is the reason the gate will find no document
+    const calls = new Map<string, string>();
+    let rejected = '';
+    const sink: EventSink = (e: FlowerEvent) => {
+      if (e.kind === 'tool_call' && typeof e.payload.id === 'string' && e.tool) calls.set(e.payload.id, e.tool);
+      if (e.kind === 'tool_result' && e.payload.is_error === true && typeof e.payload.tool_use_id === 'string') {
+        const tool = calls.get(e.payload.tool_use_id) ?? '';
+        const m = /^mcp__[^_]+(?:_[^_]+)*__(submit_\w+)$/.exec(tool);
+        if (m) rejected = `${m[1]} was rejected: ${e.text.replace(/\s+/g, ' ').trim().slice(0, 300)}`;
+      }
+      onEvent?.(e);
+    };
+    const reasonOf = (r: StepResult): string => {
+      const gateWhy = typeof ctx._rejected === 'string' && ctx._rejected ? ctx._rejected : 'the result did not pass its check';
+      return r.ok ? [gateWhy, rejected].filter(Boolean).join('; ') : r.error ?? 'failed';
+    };
     let fork = step.fork && resume !== undefined;
     let prompt = await step.render(ctx, resume !== undefined);
     let result: StepResult | undefined;
@@ -128,23 +165,26 @@ export class Workflow {
           stepName: label,
           ...(resume ? { resume } : {}),
           ...(fork ? { fork: true } : {}),
-          ...(onEvent ? { onEvent } : {}),
+          onEvent: sink,
         });
       } finally {
         rt.onSession = prev;
       }
       let passed = false;
+      delete ctx._rejected;
       if (result.ok) {
         try {
           passed = step.gate ? await step.gate(result, ctx) : true;
         } catch (e) {
           if (!(e instanceof StepAbort)) throw e;
           ctx._aborted = e.message;
-          return { result, passed: false };
+          return { result, passed: false, why: e.message };
         }
       }
-      if (passed) return { result, passed: true };
+      if (passed) return { result, passed: true, why: '' };
       if (attempt === step.retries) break;
+      // this attempt's own line (its cost) before the next one starts
+      onEvent?.(event('task', label, { kind: 'attempt', step: step.name, result: { ...result, ok: false, error: reasonOf(result) } }));
       const reply = step.onReject && result.session_id ? await step.onReject(result, ctx) : '';
       if (reply) {
         prompt = reply;
@@ -156,6 +196,6 @@ export class Workflow {
         prompt = await step.render(ctx, false);
       }
     }
-    return { result: result!, passed: false };
+    return { result: result!, passed: false, why: reasonOf(result!) };
   }
 }

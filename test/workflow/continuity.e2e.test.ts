@@ -195,12 +195,13 @@ test('two workflows with different step names at the same time in one folder bot
   sim.reset();
 });
 
-test('a failing step exits 1 naming the step', async () => {
+test('a failing step exits 1 with one stderr line naming the step, the reason and how to continue', async () => {
   const p = seedProject('fail');
   sim.reset();
   sim.enqueue({ type: 'error', status: 401, sticky: true });
   const r = await runFlow(p);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /stopped at step '取词'/);
+  assert.match(r.stderr, /^x step '取词' failed: authentication failed: .* — run `flower run flow\.mjs:workflow` here to continue\n$/);
+  assert.doesNotMatch(r.stdout, /\+ done/, 'a failed step never prints done');
   sim.reset();
 });

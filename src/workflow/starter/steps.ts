@@ -8,7 +8,7 @@
  */
 import type { McpServerConfig } from '@anthropic-ai/claude-agent-sdk';
 import type { Lang } from '../../config/index.js';
-import { Brief, DEFAULT_AMEND_LABEL, Goal, Verdict, type Written } from '../../docs/index.js';
+import { AMBIGUOUS_REASON, Brief, DEFAULT_AMEND_LABEL, Goal, Verdict, type Written } from '../../docs/index.js';
 import { event, type AgentSpec, type StepResult } from '../../runtime/index.js';
 import type { WorkflowContext } from '../context.js';
 import { Step, StepAbort } from '../step.js';
@@ -74,6 +74,7 @@ export function clarifyStep(spec: AgentSpec, channel: FlowChannel, ask: string |
       const b = channel.takeSubmission('brief') ?? Brief.parse(r.text);
       if (!b.complete()) {
         ctx[MISSING_KEY] = b.missing();
+        ctx._rejected = `no complete brief (missing: ${b.missing().join(', ')})`;
         return false;
       }
       keptAside(ctx, b.write(o.briefPath));
@@ -111,7 +112,10 @@ export function goalStep(spec: AgentSpec, channel: FlowChannel, o: GoalStepOptio
     },
     gate: (r, ctx) => {
       const g = channel.takeSubmission('goal') ?? Goal.parse(r.text);
-      if (!g.complete()) return false;
+      if (!g.complete()) {
+        ctx._rejected = 'no complete goal (a statement and at least one check)';
+        return false;
+      }
       keptAside(ctx, g.write(o.goalPath));
       hydrateGoal(ctx, name, g);
       const bad = g.unverifiable;
@@ -123,6 +127,22 @@ export function goalStep(spec: AgentSpec, channel: FlowChannel, o: GoalStepOptio
     },
     reduce: (_r, ctx) => (ctx[GOAL_KEY] as Goal).promptBlock(),
   });
+}
+
+/**
+ * The verdict where people look: on the judge's manifest row (`verdict`: outcome and pass count) and
+ * as an event with the judge's own cost, so the screen shows "verdict: achieved — 5/5 checks · $…".
+ * A judge run that failed (no verdict at all) is left as the failed row it is.
+ */
+async function recordVerdict(v: Verdict, j: StepResult, goalChecks: number, ctx: WorkflowContext): Promise<{ passed: number; total: number }> {
+  const { passed, total } = v.tally(goalChecks);
+  if (j.ok && v.state !== '') await ctx._runtime?.amend?.(j, { verdict: { outcome: v.state, passed, total } });
+  const secs = j.ended_at ? (Date.parse(j.ended_at) - Date.parse(j.started_at)) / 1000 : 0;
+  ctx._onEvent?.(event('task', `${j.step}: ${v.state || 'unclear'} ${passed}/${total}`, {
+    kind: 'verdict', step: j.step, outcome: v.state, passed, total, reason: v.reason, failed: v.failed,
+    ok: j.ok, error: j.error, cost_usd: j.cost_usd, num_turns: j.num_turns, duration_s: Number.isFinite(secs) ? secs : 0,
+  }));
+  return { passed, total };
 }
 
 export interface WithGoalOptions {
@@ -166,7 +186,10 @@ export function withGoal(step: Step, judgeSpec: AgentSpec, channel: FlowChannel,
     });
     const v = channel.takeSubmission('verdict') ?? Verdict.parse(j.ok ? j.text : '');
     ctx[VERDICT_KEY] = v;
+    const tally = await recordVerdict(v, j, goal?.checks.length ?? 0, ctx);
     if (v.achieved) return true;
+    const firstReason = v.reason.split('\n').find((l) => l.trim() && !l.startsWith(AMBIGUOUS_REASON)) ?? v.reason.split('\n')[0] ?? '';
+    ctx._rejected = `${j.ok ? `verdict ${v.state || 'unclear'}${tally.total ? ` (${tally.passed}/${tally.total})` : ''}` : `the judge failed: ${j.error ?? ''}`}${firstReason.trim() ? `: ${firstReason.trim()}` : ''}`;
     if (!v.unreachable) {
       feedback = v.feedback();
       return false;

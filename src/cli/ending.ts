@@ -1,0 +1,29 @@
+/**
+ * How a run ends on screen, the same for `flower` and `flower run`: the last verdict (outcome and pass
+ * count, from the judge's manifest row), the total cost and the manifest's path (whole, never cut),
+ * and — when a step failed — exactly one stderr line naming the step, the reason and what to do next.
+ */
+import type { Runtime } from '../runtime/index.js';
+import type { WorkflowContext } from '../workflow/index.js';
+import { EXIT, type CliIO } from './io.js';
+import type { Renderer } from './render.js';
+import { stepLabel } from './messages.js';
+import { detectLang } from '../config/index.js';
+import { sanitize, money } from './term.js';
+
+export function closing(ui: Renderer, io: CliIO, rt: Runtime, ctx: WorkflowContext, continueCmd: string): number {
+  const judged = rt.manifest.own().filter((r) => r.verdict).at(-1);
+  if (judged?.verdict) {
+    const v = judged.verdict;
+    ui.line('');
+    ui.verdict({ outcome: v.outcome, passed: v.passed, total: v.total, cost_usd: judged.cost_usd, num_turns: judged.num_turns, duration_s: judged.duration_s });
+  }
+  ui.line('');
+  ui.whole('hint', ui.t.total(money(rt.totalCost()), rt.manifest.path));
+  if (!ctx._failedAt) return EXIT.ok;
+  const step = ctx._failedAt;
+  const why = ctx._aborted ?? ctx._results[step]?.error ?? ui.s.stepRejected;
+  const line = ui.s.failedStep(stepLabel(step, detectLang(io.env)), why.replace(/\s+/g, ' ').trim(), ui.s.continueHint(continueCmd));
+  try { io.stderr.write(`${sanitize(line, { keepColour: false })}\n`); } catch { /* closed */ }
+  return EXIT.failure;
+}
