@@ -7,8 +7,6 @@ import type { Runtime } from '../runtime/index.js';
 import type { WorkflowContext } from '../workflow/index.js';
 import { EXIT, type CliIO } from './io.js';
 import type { Renderer } from './render.js';
-import { stepLabel } from './messages.js';
-import { detectLang } from '../config/index.js';
 import { sanitize, money } from './term.js';
 
 export function closing(ui: Renderer, io: CliIO, rt: Runtime, ctx: WorkflowContext, continueCmd: string): number {
@@ -23,7 +21,8 @@ export function closing(ui: Renderer, io: CliIO, rt: Runtime, ctx: WorkflowConte
   if (!ctx._failedAt) return EXIT.ok;
   const step = ctx._failedAt;
   const why = ctx._aborted ?? ctx._results[step]?.error ?? ui.s.stepRejected;
-  const line = ui.s.failedStep(stepLabel(step, detectLang(io.env)), why.replace(/\s+/g, ' ').trim(), ui.s.continueHint(continueCmd));
+  // the step as the manifest and `flower log` name it: what a person greps for
+  const line = ui.s.failedStep(step, why.replace(/\s+/g, ' ').trim(), ui.s.continueHint(continueCmd));
   try { io.stderr.write(`${sanitize(line, { keepColour: false })}\n`); } catch { /* closed */ }
   return EXIT.failure;
 }
