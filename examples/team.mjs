@@ -15,8 +15,14 @@
  *
  * The coordinator's spec wants the workbench, so `flower run` turns it on: big tool outputs spill to
  * .flower/spill/ and the coordinator's new session opens with the workbench index (.flower/INDEX.md).
+ *
+ * The writer uses a skill, `notes-style` (examples/skills/notes-style/SKILL.md): the first run copies it
+ * into the workspace's project skills (.flower/skills/), where you can edit it; the coordinator is told
+ * which worker has which skill, and the writer loads it with the Skill tool (docs/skills.md).
  */
+import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** What "done" means for this example; the judge checks every line and reports n/m. */
 const CHECKS = [
@@ -36,9 +42,15 @@ export default function team({ channel, flower, ask, workspace, runDir }) {
   const goalPath = path.join(workspace, '.flower', 'notes', '目标.md');
   if (!Goal.load(goalPath)) new Goal({ statement: task, checks: CHECKS }).write(goalPath);
 
+  // a project skill, versioned with the project: copied in once, never over your edits
+  const skillDir = path.join(workspace, '.flower', 'skills', 'notes-style');
+  if (!fs.existsSync(skillDir)) {
+    fs.cpSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'skills', 'notes-style'), skillDir, { recursive: true });
+  }
+
   const workers = {
     researcher: worker('reads files and runs read-only commands; reports facts with paths, changes nothing', 'Only read and report what you found, with paths.', { tools: ['Read', 'Glob', 'Grep', 'Bash'], lang }),
-    writer: worker('writes and edits files from the facts it is given', '', { lang }),
+    writer: worker('writes and edits files from the facts it is given', 'Follow the notes-style skill for NOTES.md.', { lang, skills: ['notes-style'] }),
   };
   const lead = coordinator('team', 'Send the researcher first; then give the writer what the researcher found. Ask the person only what you cannot find out.', workers, { channel, lang });
 

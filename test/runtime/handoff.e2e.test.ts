@@ -262,7 +262,8 @@ test('in a workflow, lineage.json names the successor, and a rerun continues the
   const p = project('lineage');
   sim.reset();
   sim.enqueue(
-    { type: 'tool_use', text: 'working', name: 'Bash', input: { command: 'sleep 120', description: 'work' }, usage: { input_tokens: 50_000 }, match: { not: { firstUserIncludes: TAKEOVER } } },
+    // matched on this test's own task: a late request from the previous test's process must not take it
+    { type: 'tool_use', text: 'working', name: 'Bash', input: { command: 'sleep 120', description: 'work' }, usage: { input_tokens: 50_000 }, match: { firstUserIncludes: 'do the work' } },
     { type: 'text', text: '## 现在在做什么\nhalf done\n\n## 下一步\nfinish it', usage: small, match: { lastUserIncludes: 'submit_handoff' } },
     { type: 'text', text: 'finished', usage: small, match: { firstUserIncludes: TAKEOVER } },
     { type: 'text', text: 'continued', usage: small },
