@@ -48,7 +48,7 @@ describe('PostgreSQL store', { skip: PG_SKIP }, () => {
     s.close();
     const db = dbOf(url);
     const tables = (await adminSql(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'flower' ORDER BY 1`, [], db)).rows.map((r) => r.table_name);
-    assert.deepEqual(tables, ['entries', 'lineage', 'manifest', 'meta', 'summaries', 'transcripts', 'wakes']);
+    assert.deepEqual(tables, ['entries', 'lineage', 'manifest', 'meta', 'runlock', 'summaries', 'transcripts', 'wakes']);
     const other = await adminSql(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'`, [], db);
     assert.equal(other.rows[0].n, 0, 'nothing in public');
     assert.deepEqual((await adminSql(`SELECT value FROM flower.meta WHERE key = 'schema_version'`, [], db)).rows, [{ value: String(PG_SCHEMA_VERSION) }]);

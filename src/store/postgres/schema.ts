@@ -46,7 +46,11 @@ CREATE TABLE IF NOT EXISTS flower.wakes(
   project text PRIMARY KEY,
   woke integer NOT NULL CHECK (woke >= 0),
   workspace text NOT NULL,
+  workbench text,
   updated_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE IF NOT EXISTS flower.runlock(
+  project text PRIMARY KEY,
+  holder text NOT NULL);
 CREATE TABLE IF NOT EXISTS flower.manifest(
   run text NOT NULL,
   idx integer NOT NULL,
@@ -65,7 +69,8 @@ export const PG_TABLES: Record<string, string[]> = {
   entries: ['transcript', 'seq', 'uid', 'payload'],
   summaries: ['project_key', 'session_id', 'mtime', 'data'],
   lineage: ['project', 'step', 'session_id', 'workspace', 'updated_at'],
-  wakes: ['project', 'woke', 'workspace', 'updated_at'],
+  wakes: ['project', 'woke', 'workspace', 'workbench', 'updated_at'],
+  runlock: ['project', 'holder'],
   manifest: ['run', 'idx', 'project', 'step', 'started_at', 'row'],
 };
 
