@@ -28,6 +28,12 @@ export interface PgLastContextOptions {
 
 type Batch = { key: SessionKey; entries: SessionStoreEntry[]; payloads: string[] };
 
+/** How long `end()` (and `close()` with entries still buffered) keeps trying. */
+export const END_GRACE_MS = 30_000;
+
+const lostLine = (n: number, where: string) =>
+  process.stderr.write(`! ${n} transcript entries could not be written to PostgreSQL at ${where}: the server stayed unreachable\n`);
+
 /** Outbox retry delays (ms): quick at first, then every few seconds while the server is away. */
 const RETRY_MS = [100, 250, 500, 1000, 2000, 4000];
 
@@ -82,8 +88,14 @@ export class PostgresSessionStore implements SessionStore {
   private readonly outbox: Batch[] = [];
   private pump: Promise<void> | undefined;
   private closed = false;
+  private ending: Promise<number> | undefined;
+  private flushing: Promise<boolean> | undefined;
 
-  constructor(readonly url: string) {
+  /**
+   * `onLost(n, where)` is told when entries could not be written before the store let go (default:
+   * one line on stderr).
+   */
+  constructor(readonly url: string, private readonly onLost: (entries: number, where: string) => void = lostLine) {
     this.shared = acquirePool(url);
   }
 
@@ -167,7 +179,7 @@ export class PostgresSessionStore implements SessionStore {
     try {
       await this.write(b);
     } catch (e) {
-      if (!isConnectionLoss(e) || this.closed) throw e;
+      if (!isConnectionLoss(e) || this.closed || this.ending) throw e;
       this.outbox.push(b);
       this.startPump();
     }
@@ -184,8 +196,18 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
-  /** Write the outbox in order; true when it is empty. Stops at the first connection loss. */
-  private async flushOutbox(): Promise<boolean> {
+  /**
+   * Write the outbox in order; true when it is empty. Stops at the first connection loss. One flush
+   * at a time (the pump, a read and `end()` may all ask): a batch is never written twice at once.
+   */
+  private flushOutbox(): Promise<boolean> {
+    this.flushing ??= this.flushInOrder().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  private async flushInOrder(): Promise<boolean> {
     while (this.outbox.length > 0) {
       try {
         await this.write(this.outbox[0]!);
@@ -278,25 +300,36 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   /**
-   * Flush what is buffered (for at most `graceMs`), then give the pool back. What still cannot be
-   * written is reported in the returned count (the caller says so; it is never silently dropped).
+   * Flush what is buffered (for at most `graceMs`), then give the pool back. Resolves to how many
+   * entries could not be written (they are reported through `onLost`, never dropped silently).
    */
-  async end(graceMs = 30_000): Promise<number> {
-    if (this.outbox.length > 0) {
+  async end(graceMs = END_GRACE_MS): Promise<number> {
+    if (this.ending) return this.ending;
+    this.ending = (async () => {
       const deadline = Date.now() + graceMs;
       while (this.outbox.length > 0 && Date.now() < deadline) {
         if (await this.flushOutbox().catch(() => false)) break;
         await new Promise((r) => setTimeout(r, 250));
       }
-    }
-    const left = this.buffered;
-    this.close();
-    return left;
+      const left = this.buffered;
+      if (left > 0) this.onLost(left, `${this.target}`);
+      this.closed = true;
+      await releasePool(this.shared);
+      return left;
+    })();
+    return this.ending;
   }
 
-  /** Give the pool back (what is still buffered is lost; use `end()` to flush first). */
+  /**
+   * Give the pool back. With entries still buffered (the server is away) the process keeps trying
+   * for up to 30 s before it lets go (see `end`), so a CLI that just returns does not lose them.
+   */
   close(): void {
-    if (this.closed) return;
+    if (this.closed || this.ending) return;
+    if (this.outbox.length > 0) {
+      void this.end();
+      return;
+    }
     this.closed = true;
     void releasePool(this.shared);
   }
