@@ -142,7 +142,7 @@ describe('PostgreSQL store', { skip: PG_SKIP }, () => {
     const pgPort = Number(new URL(PG_URL!).port);
     const proxy = tcpProxy(pgPort);
     const port = await proxy.up(0);
-    const s = await new PostgresSessionStore(pgUrlWith({ database: dbOf(url), port })).open();
+    const s = await new PostgresSessionStore(pgUrlWith({ database: dbOf(url), port }), { readWaitMs: 0 }).open();
     await s.append(key, [u('1'), u('2')]);
     await proxy.down();
     // the SDK's batcher would drop a batch after three failed tries: the store keeps it instead
@@ -158,6 +158,42 @@ describe('PostgreSQL store', { skip: PG_SKIP }, () => {
     assert.deepEqual((await s.load(key))?.map((e) => e.uuid), ['1', '2', '3', '4']);
     assert.deepEqual((await s.load({ ...key, subpath: 'subagents/agent-x' }))?.map((e) => e.uuid), ['s']);
     s.close();
+    await proxy.down();
+  });
+
+  test('a read during an outage waits for the server and sees every buffered entry', async () => {
+    const url = await freshDatabase('wait');
+    const proxy = tcpProxy(Number(new URL(PG_URL!).port));
+    const port = await proxy.up(0);
+    const s = await new PostgresSessionStore(pgUrlWith({ database: dbOf(url), port })).open();
+    await s.append(key, [u('1')]);
+    await proxy.down();
+    await s.append(key, [u('2')]);
+    let settled = false;
+    const loading = s.load(key).finally(() => { settled = true; });
+    const checking = Promise.resolve(s.hasSession(key.sessionId));
+    // the read is still waiting while the server is away (no timing: it can only finish after up())
+    assert.equal(settled, false);
+    await proxy.up(port);
+    assert.deepEqual((await loading)?.map((e) => e.uuid), ['1', '2']);
+    assert.equal(await checking, true);
+    s.close();
+    await proxy.down();
+  });
+
+  test('close() with entries buffered keeps trying, and they land when the server is back', async () => {
+    const url = await freshDatabase('close');
+    const proxy = tcpProxy(Number(new URL(PG_URL!).port));
+    const port = await proxy.up(0);
+    const s = await new PostgresSessionStore(pgUrlWith({ database: dbOf(url), port })).open();
+    await proxy.down();
+    await s.append(key, [u('x'), u('y')]);
+    s.close();
+    await proxy.up(port);
+    const check = await new PostgresSessionStore(url).open();
+    for (let i = 0; i < 600 && (await check.load(key))?.length !== 2; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual((await check.load(key))?.map((e) => e.uuid), ['x', 'y']);
+    check.close();
     await proxy.down();
   });
 

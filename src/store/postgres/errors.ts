@@ -66,7 +66,7 @@ export function classify(e: unknown, t: PgTarget): unknown {
   const code = codeOf(e);
   const why = e instanceof Error ? e.message : String(e);
   if (isConnectionLoss(e)) {
-    return new PgStoreError('unreachable', `cannot reach PostgreSQL at ${t.host}:${t.port} (${code ?? why}); is the server running and FLOWER_STORE right?`, t, { cause: e });
+    return new PgStoreError('unreachable', `cannot reach PostgreSQL at ${t.host}:${t.port} (${code ?? why}; connection lost); is the server running and FLOWER_STORE right?`, t, { cause: e });
   }
   if (code === '28P01' || code === '28000') {
     return new PgStoreError('auth', `PostgreSQL at ${t.host}:${t.port} refused user "${t.user}": wrong password or no access (${code}); check the user and password in FLOWER_STORE`, t, { cause: e });

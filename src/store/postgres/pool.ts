@@ -2,7 +2,7 @@
 // database (a Runtime, the lineage, the manifest, `flower status` all open it). Counted: the pool
 // ends when the last user releases it. Idle connections never keep a finished CLI process alive.
 import pg from 'pg';
-import { PgStoreError, classify, type PgTarget } from './errors.js';
+import { PgStoreError, classify, isConnectionLoss, type PgTarget } from './errors.js';
 
 /** Seconds before a connection attempt to a silent host counts as unreachable. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -122,4 +122,24 @@ export function inTransaction<T>(p: SharedPool, fn: (c: pg.PoolClient) => Promis
       throw e;
     }
   });
+}
+
+/** Retry delays (ms) while the server is away: quick at first, then every few seconds. */
+export const RETRY_MS = [100, 250, 500, 1000, 2000, 4000] as const;
+
+/**
+ * `fn`, again and again while the server is unreachable, for at most `waitMs` (then the
+ * "unreachable" error goes to the caller). Any other failure goes to the caller at once.
+ */
+export async function retryOnLoss<T>(fn: () => Promise<T>, waitMs: number, gaveUp: () => boolean = () => false): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!isConnectionLoss(e) || Date.now() >= deadline || gaveUp()) throw e;
+      const pause = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]!;
+      await new Promise((r) => setTimeout(r, Math.min(pause, Math.max(0, deadline - Date.now()))));
+    }
+  }
 }

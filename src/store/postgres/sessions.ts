@@ -18,7 +18,7 @@ import type pg from 'pg';
 import { assertKeySegment, storeKeyOf } from '../keys.js';
 import { contextOfTail, parsed } from '../usage.js';
 import { PgStoreError, isConnectionLoss } from './errors.js';
-import { acquirePool, inTransaction, releasePool, withClient, type SharedPool } from './pool.js';
+import { RETRY_MS, acquirePool, inTransaction, releasePool, retryOnLoss, withClient, type SharedPool } from './pool.js';
 import { ensureSchema } from './schema.js';
 
 export interface PgLastContextOptions {
@@ -34,8 +34,18 @@ export const END_GRACE_MS = 30_000;
 const lostLine = (n: number, where: string) =>
   process.stderr.write(`! ${n} transcript entries could not be written to PostgreSQL at ${where}: the server stayed unreachable\n`);
 
-/** Outbox retry delays (ms): quick at first, then every few seconds while the server is away. */
-const RETRY_MS = [100, 250, 500, 1000, 2000, 4000];
+/**
+ * How long a read waits for a server that went away before it fails as "unreachable": below the
+ * SDK's 60 s load timeout, so the resume fails as a network loss flower's loop waits out.
+ */
+export const READ_WAIT_MS = 40_000;
+
+export interface PgStoreOptions {
+  /** told when entries could not be written before the store let go (default: one line on stderr) */
+  onLost?: (entries: number, where: string) => void;
+  /** how long reads wait for the server to come back (default READ_WAIT_MS) */
+  readWaitMs?: number;
+}
 
 // Named statements: node-pg prepares each once per connection.
 const Q = {
@@ -95,8 +105,32 @@ export class PostgresSessionStore implements SessionStore {
    * `onLost(n, where)` is told when entries could not be written before the store let go (default:
    * one line on stderr).
    */
-  constructor(readonly url: string, private readonly onLost: (entries: number, where: string) => void = lostLine) {
+  private readonly onLost: (entries: number, where: string) => void;
+  private readonly readWaitMs: number;
+
+  constructor(readonly url: string, o: PgStoreOptions = {}) {
     this.shared = acquirePool(url);
+    this.onLost = o.onLost ?? lostLine;
+    this.readWaitMs = o.readWaitMs ?? READ_WAIT_MS;
+  }
+
+  /** A read, retried while the server is away (bounded by readWaitMs). */
+  private patient<T>(fn: () => Promise<T>): Promise<T> {
+    return retryOnLoss(fn, this.readWaitMs, () => this.closed);
+  }
+
+  /** Wait (at most `maxMs`) until the server answers and the outbox is written; false when it did not. */
+  async waitOnline(maxMs: number): Promise<boolean> {
+    try {
+      await retryOnLoss(async () => {
+        await ensureSchema(this.shared);
+        await this.drain();
+      }, maxMs, () => this.closed);
+      return true;
+    } catch (e) {
+      if (isConnectionLoss(e)) return false;
+      throw e;
+    }
   }
 
   /** host:port/database, without the password. */
@@ -226,23 +260,29 @@ export class PostgresSessionStore implements SessionStore {
     if (this.outbox.length === 0) return;
     if (!(await this.flushOutbox())) {
       throw new PgStoreError('unreachable',
-        `cannot reach PostgreSQL at ${this.shared.target.host}:${this.shared.target.port}; ${this.buffered} transcript entries are waiting to be written`,
+        `cannot reach PostgreSQL at ${this.shared.target.host}:${this.shared.target.port} (connection lost); ${this.buffered} transcript entries are waiting to be written`,
         this.shared.target);
     }
   }
 
   async load(key: SessionKey): Promise<SessionStoreEntry[] | null> {
     storeKeyOf(key);
-    await this.drain();
-    await ensureSchema(this.shared);
-    const rows = await withClient(this.shared, (c) => c.query<{ payload: string }>(named('load', [key.projectKey, key.sessionId, key.subpath ?? ''])));
+    const rows = await this.patient(async () => {
+      await this.drain();
+      await ensureSchema(this.shared);
+      return withClient(this.shared, (c) => c.query<{ payload: string }>(named('load', [key.projectKey, key.sessionId, key.subpath ?? ''])));
+    });
     if (rows.rows.length === 0) return null;
     return rows.rows.map((r) => JSON.parse(r.payload) as SessionStoreEntry);
   }
 
-  private async read<R extends pg.QueryResultRow>(name: keyof typeof Q, values: unknown[]): Promise<R[]> {
-    await ensureSchema(this.shared);
-    return (await withClient(this.shared, (c) => c.query<R>(named(name, values)))).rows;
+  private read<R extends pg.QueryResultRow>(name: keyof typeof Q, values: unknown[]): Promise<R[]> {
+    // every read sees what is still buffered: the outbox goes out first
+    return this.patient(async () => {
+      await this.drain();
+      await ensureSchema(this.shared);
+      return (await withClient(this.shared, (c) => c.query<R>(named(name, values)))).rows;
+    });
   }
 
   async listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>> {
@@ -259,7 +299,7 @@ export class PostgresSessionStore implements SessionStore {
   /** Deleting a main transcript also deletes its subkeys and summary; a subkey goes alone. */
   async delete(key: SessionKey): Promise<void> {
     storeKeyOf(key);
-    await this.drain();
+    await this.patient(() => this.drain());
     await ensureSchema(this.shared);
     await inTransaction(this.shared, async (c) => {
       if (key.subpath !== undefined) {
@@ -280,7 +320,6 @@ export class PostgresSessionStore implements SessionStore {
   /** Whether a main transcript for `sessionId` exists (in `projectKey`, or in any project). */
   async hasSession(sessionId: string, projectKey?: string): Promise<boolean> {
     assertKeySegment('sessionId', sessionId);
-    await this.drain();
     return (await this.read('has', [sessionId, projectKey ?? null])).length > 0;
   }
 
@@ -289,7 +328,6 @@ export class PostgresSessionStore implements SessionStore {
     const scan = options.scan ?? 60;
     assertKeySegment('sessionId', sessionId);
     if (scan <= 0) return 0;
-    await this.drain();
     const rows = await this.read<{ payload: string }>('tail', [sessionId, options.projectKey ?? null, scan]);
     return contextOfTail(parsed(rows.map((r) => r.payload)));
   }
