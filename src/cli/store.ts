@@ -100,7 +100,9 @@ export async function copyStore(from: Backends, to: Backends, workspace: string)
   const report: CopyReport = { transcripts: 0, entries: 0, lineageSteps: 0, rows: 0 };
   if (from.sessions && to.sessions) {
     // the workspace's transcripts follow the project key of the target's settings (FLOWER_PROJECT)
-    const remap = (pk: string) => (pk === from.projectKey ? to.projectKey : pk);
+    // (a history made before FLOWER_PROJECT was set has them under the workspace path's key)
+    const mine = new Set([from.projectKey, projectKeyFor(workspace)]);
+    const remap = (pk: string) => (mine.has(pk) ? to.projectKey : pk);
     for (const key of await keysOf(from.sessions)) {
       const src = (await from.sessions.load(key)) ?? [];
       const target = { ...key, projectKey: remap(key.projectKey) };
