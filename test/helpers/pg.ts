@@ -51,3 +51,48 @@ export async function dropDatabases(): Promise<void> {
     await adminSql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
   }
 }
+
+/**
+ * A loopback TCP proxy to the test server that can drop the database mid-run: `cut()` ends every
+ * open connection and refuses new ones (counting the attempts, so a test can wait for "flower is
+ * retrying" without sleeping); `mend()` lets connections through again.
+ */
+export async function dropProxy(): Promise<{ url(database: string): string; cut(): void; mend(): void; refused(): number; close(): Promise<void> }> {
+  const net = await import('node:net');
+  const target = Number(new URL(PG_URL!).port);
+  const open = new Set<import('node:net').Socket>();
+  let cutOff = false;
+  let refusals = 0;
+  const server = net.createServer((client) => {
+    client.on('error', () => {});
+    if (cutOff) {
+      refusals++;
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(target, '127.0.0.1');
+    upstream.on('error', () => {});
+    for (const s of [client, upstream]) {
+      open.add(s);
+      s.on('close', () => open.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as import('node:net').AddressInfo).port;
+  return {
+    url: (database) => pgUrlWith({ database, port }),
+    cut: () => {
+      cutOff = true;
+      for (const s of open) s.destroy();
+    },
+    mend: () => { cutOff = false; },
+    refused: () => refusals,
+    close: () => new Promise((r) => {
+      for (const s of open) s.destroy();
+      server.close(() => r());
+    }),
+  };
+}
