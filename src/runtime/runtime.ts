@@ -222,7 +222,8 @@ export class Runtime {
     const handoff = this.hand.enabled ? `window ${this.hand.window} (hand off at ${t.at})` : 'handoff off';
     const files = this.resolved.read.length ? this.resolved.read.join(', ') : 'none';
     const skills = this.skills.describe();
-    return `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} · model ${e.ANTHROPIC_MODEL || '(default)'} · ${cred} · ${handoff} · .env files read: ${files}`
+    const store = this.postgres ? `store PostgreSQL ${this.postgres.target} (project ${this.project})` : `store ${this.layout.sessionsDb}`;
+    return `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} · model ${e.ANTHROPIC_MODEL || '(default)'} · ${cred} · ${handoff} · ${store} · .env files read: ${files}`
       + (skills.length ? skills.map((l) => `\n. ${l}`).join('') : '');
   }
 
