@@ -71,7 +71,7 @@ function collect(v: string, prev: string[]): string[] {
 }
 
 /** Every command name, for telling a typo (`flower statsu`) from a one-word request. */
-export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'ui', 'sim', 'help'] as const;
+export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'store', 'ui', 'sim', 'help'] as const;
 
 export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): Command {
   const lang = detectLang(io.env);
