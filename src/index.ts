@@ -35,6 +35,8 @@ export type {
 // store: SQLite sessions and the resume views
 export { SqliteSessionStore, ViewedStore, projectKeyFor, views, expire, trim, prune, relink, trimReport } from './store/index.js';
 export type { ViewPolicy, ViewOptions, ViewReport } from './store/index.js';
+export { PostgresSessionStore, PostgresRunRecords, PgStoreError } from './store/postgres/index.js';
+export type { PgFailure, PgStoreOptions } from './store/postgres/index.js';
 export type { TrimOptions as TrimPolicy, PruneOptions as PrunePolicy, ExpireOptions as EphemeralPolicy } from './store/views/index.js';
 
 // roles and guards

@@ -11,6 +11,7 @@ import { RunLayout } from '../state/index.js';
 import { Runtime } from '../runtime/index.js';
 import { starterFlow, wakeState } from '../workflow/index.js';
 import { CliExit, EXIT, readPipedRequest, type CliIO } from './io.js';
+import { backendsFor } from './store.js';
 import type { GlobalOptions } from './program.js';
 import { resolvePlugins } from './skills.js';
 import { closing } from './ending.js';
@@ -53,7 +54,10 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   // every path of this run, built once (lineage records its workbench, so `flower status` finds the notes)
   const layout = RunLayout.of({ cwd, workspace: ws, runDir, isolate: o.isolate ?? false });
   const wb = new Workbench(ws, { root: layout.root, lang });
-  const st = await wakeState(ws, { layout });
+  // the store named by FLOWER_STORE / --store: a PostgreSQL one that cannot be used stops here with one
+  // line, before any question or model call; the wake state is read from it
+  const early = await backendsFor(io.env, layout);
+  const st = await wakeState(ws, { layout, records: early.records }).finally(() => early.close());
   // `echo "…" | flower`: the request comes on stdin (on a folder in progress, a remark)
   if (!ask && !tty) ask = await readPipedRequest(io.stdin, { needed: fresh || !st.waking });
   if (!ask && tty && !fresh) {
@@ -82,6 +86,12 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     layout, env: io.env, handoff: o.handoff, workbench: wb, trim: o.trim, detachChildren: tty, plugins: resolvePlugins(g, cwd),
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
+  try {
+    await rt.ready();
+  } catch (e) {
+    rt.close();
+    throw e;
+  }
   if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
   const channel = new HumanChannel({
     maxAsks: o.asks < 0 ? null : o.asks,

@@ -71,7 +71,7 @@ function collect(v: string, prev: string[]): string[] {
 }
 
 /** Every command name, for telling a typo (`flower statsu`) from a one-word request. */
-export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'ui', 'sim', 'help'] as const;
+export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'store', 'ui', 'sim', 'help'] as const;
 
 export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): Command {
   const lang = detectLang(io.env);
@@ -87,12 +87,19 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('-q, --quiet', u.quiet, false)
     .option('--json', u.json, false)
     .option('--plugin <dir>', u.plugin, collect, [])
+    .option('--store <url>', u.store)
     .showHelpAfterError(u.afterError)
     .configureOutput({
       writeOut: (s) => io.stdout.write(translateCommander(s, lang)),
       writeErr: (s) => io.stderr.write(translateCommander(s, lang)),
     })
-    .exitOverride();
+    .exitOverride()
+    // --store wins over FLOWER_STORE from the environment or a .env file: every command (and the
+    // Runtime, which reads the resolved env) sees it as FLOWER_STORE
+    .hook('preAction', () => {
+      const url = program.opts<{ store?: string }>().store;
+      if (url !== undefined) io.env.FLOWER_STORE = url;
+    });
 
   const globals = (): GlobalOptions => {
     const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; quiet: boolean; json: boolean; plugin: string[] }>();
@@ -196,6 +203,18 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('-n, --limit <n>', u.limit, p.positiveInteger, 30)
     .exitOverride()
     .action((o: { limit: number }) => settle(import('./status.js').then((m) => m.log({ ...o, json: globals().json ?? false }, globals(), io))));
+
+  const store = program
+    .command('store')
+    .description(u.storeCmd)
+    .exitOverride();
+  store
+    .command('copy')
+    .description(u.storeCopy)
+    .requiredOption('--from <store>', u.storeFrom)
+    .requiredOption('--to <store>', u.storeTo)
+    .exitOverride()
+    .action((o: { from: string; to: string }) => settle(import('./store.js').then((m) => m.storeCopy(o, globals(), io))));
 
   program
     .command('ui')

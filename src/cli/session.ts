@@ -13,7 +13,7 @@ import type { Lang } from '../config/index.js';
 import { routeLine, type HumanChannel } from '../human/index.js';
 import { oracle } from '../roles/index.js';
 import { Runtime, type FlowerEvent } from '../runtime/index.js';
-import type { RunLayout } from '../state/index.js';
+import { FileRunRecords, type RunLayout } from '../state/index.js';
 import { EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './program.js';
 import { JsonRenderer, Renderer } from './render.js';
@@ -294,7 +294,8 @@ export class TerminalSession {
     const t = this.ui.t;
     try {
       if (!this.layout) throw new Error('no run to ask beside yet');
-      aside = new Runtime({ layout: this.layout.aside(), env: this.io.env, resilience: false, handoff: false, detachChildren: this.tty, lang: this.lang });
+      // its rows stay in runs/aside, out of the project's manifest, whatever the store
+      aside = new Runtime({ layout: this.layout.aside(), records: new FileRunRecords(this.layout.aside()), env: this.io.env, resilience: false, handoff: false, detachChildren: this.tty, lang: this.lang });
       const r = await aside.run(oracle({ lang: this.lang }), t.asidePrompt(question, this.recent.join('\n')), { stepName: '旁路问答' });
       this.ui.line(t.asideHead(question), ...(r.ok ? r.text : r.error ?? '').split('\n').filter((l) => l.trim()).map((l) => `#   ${l}`), `#   $${money(r.cost_usd)}`);
     } catch (e) {

@@ -8,11 +8,11 @@ import path from 'node:path';
 import { detectLang } from '../config/index.js';
 import { Manifest, type ManifestRow } from '../runtime/index.js';
 import { RunLayout } from '../state/index.js';
-import { SqliteSessionStore, projectKeyFor } from '../store/index.js';
 import { wakeState } from '../workflow/index.js';
 import { tilde } from './go.js';
 import { discoverFor } from './skills.js';
 import type { Discovery } from '../skills/index.js';
+import { backendsFor, type Backends } from './store.js';
 import { EXIT, type CliIO } from './io.js';
 import { locate } from './locate.js';
 import type { GlobalOptions } from './program.js';
@@ -36,20 +36,13 @@ export interface StatusReport {
   plugins: Array<{ name: string; dir: string; skills: string[]; mcp_servers: string[] }>;
 }
 
-async function contexts(layout: RunLayout, sids: string[]): Promise<Map<string, number>> {
+async function contexts(b: Backends, sids: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  const db = layout.sessionsDb;
-  const workspace = layout.workspace;
-  if (!fs.existsSync(db) || sids.length === 0) return out;
-  let store: SqliteSessionStore | undefined;
+  if (!b.sessions || sids.length === 0) return out;
   try {
-    store = new SqliteSessionStore(db);
-    const key = projectKeyFor(workspace);
-    for (const sid of sids) out.set(sid, await store.lastContext(sid, { projectKey: key }));
+    for (const sid of sids) out.set(sid, await b.sessions.lastContext(sid, { projectKey: b.projectKey }));
   } catch {
     // a damaged or locked db: status still shows what the files say
-  } finally {
-    store?.close();
   }
   return out;
 }
@@ -70,12 +63,25 @@ export function verdictText(v: Verdict | null | undefined, zh: boolean): string 
  * What the folder remembers. The notes are read where the run kept them: lineage records the workbench
  * (an --isolate run moves it to `<parent>/.flower-<name>`), so status needs no --isolate flag.
  */
-export async function statusOf(workspace: string, runDir: string, found: Discovery = { skills: [], plugins: [], warnings: [] }): Promise<StatusReport> {
-  const st = await wakeState(workspace, { runDir, keep: false });
+export async function statusOf(
+  workspace: string, runDir: string, found: Discovery = { skills: [], plugins: [], warnings: [] },
+  o: { env?: Record<string, string | undefined>; cwd?: string } = {},
+): Promise<StatusReport> {
+  // the store named by FLOWER_STORE / --store (a PostgreSQL one that cannot be used: one line, exit 1)
+  const b = await backendsFor(o.env ?? process.env, RunLayout.of({ workspace, runDir, ...(o.cwd ? { cwd: o.cwd } : {}) }));
+  try {
+    return await report(workspace, runDir, found, b);
+  } finally {
+    b.close();
+  }
+}
+
+async function report(workspace: string, runDir: string, found: Discovery, b: Backends): Promise<StatusReport> {
+  const st = await wakeState(workspace, { runDir, keep: false, records: b.records });
   const layout = st.layout;
   const notes = layout.notes;
-  const rows = await Manifest.read(layout.runDir);
-  const ctx = await contexts(layout, Object.values(st.steps));
+  const rows = await Manifest.read(b.records);
+  const ctx = await contexts(b, Object.values(st.steps));
   const byRun = new Map<string, ManifestRow[]>();
   for (const r of rows) byRun.set(r.run, [...(byRun.get(r.run) ?? []), r]);
   const handoffs = fs.existsSync(notes) ? fs.readdirSync(notes).filter((f) => RunLayout.isHandoffName(f)).sort() : [];
@@ -109,7 +115,7 @@ export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO)
   const at = where(g, io);
   // skills of the project found (not of the folder status was typed in)
   const found = discoverFor({ ...g, workspace: at.workspace }, io);
-  const s = await statusOf(at.workspace, at.runDir, found);
+  const s = await statusOf(at.workspace, at.runDir, found, { env: io.env, cwd: io.cwd ?? process.cwd() });
   if (o.json) {
     // one line: --json output is NDJSON on every command
     io.stdout.write(`${JSON.stringify(s)}\n`);
@@ -142,7 +148,15 @@ export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO)
 }
 
 export async function log(o: { limit: number; json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
-  const rows = (await Manifest.read(where(g, io).runDir)).slice(-Math.max(1, o.limit));
+  const at = where(g, io);
+  const b = await backendsFor(io.env, RunLayout.of({ cwd: io.cwd ?? process.cwd(), workspace: at.workspace, runDir: at.runDir }));
+  let all: ManifestRow[];
+  try {
+    all = await Manifest.read(b.records);
+  } finally {
+    b.close();
+  }
+  const rows = all.slice(-Math.max(1, o.limit));
   if (o.json) {
     for (const r of rows) io.stdout.write(`${JSON.stringify(r)}\n`);
     return EXIT.ok;

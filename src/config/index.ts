@@ -6,3 +6,5 @@ export { baseUrlProblem, credentialValues, credentialsFile, storedCredential, wr
 export { classifyProbe, probeCredentials, OFFICIAL_ENDPOINT, PROBE_DEFAULT_MODEL } from './probe.js';
 export type { ProbeAnswer, ProbeInput, ProbeKind, ProbeResult } from './probe.js';
 export type { SetupAnswers } from './setup.js';
+export { storeSetting, projectIdentity, projectDirName } from './store.js';
+export type { StoreSetting, ProjectIdentity } from './store.js';

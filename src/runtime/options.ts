@@ -69,7 +69,9 @@ export function forgetLocalTranscripts(): void {
 }
 
 /** Variables that would make the child behave as if nested in another Claude Code session. */
-const DROP_FROM_PARENT = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SSE_PORT'];
+const DROP_FROM_PARENT = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SSE_PORT',
+  // the store's URL holds a database password: flower's business, never the agents' (nor their tools')
+  'FLOWER_STORE', 'PGPASSWORD'];
 
 export interface ChildEnvInput {
   /** the resolved environment (process env overlaid on the .env chain) */

@@ -15,9 +15,10 @@ import path from 'node:path';
 import type { SessionStore } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError, errorText } from '../errors.js';
 import { FileRunRecords, RunLayout, type RunRecords } from '../state/index.js';
-import { configHome, requireCredentials, resolveEnv, type EnvMap, type ResolvedEnv } from '../config/index.js';
+import { configHome, projectDirName, projectIdentity, requireCredentials, resolveEnv, storeSetting, type EnvMap, type ResolvedEnv } from '../config/index.js';
 import { pluginDirsFromEnv } from '../skills/index.js';
 import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../store/index.js';
+import { PostgresRunRecords, PostgresSessionStore } from '../store/postgres/index.js';
 import { guardHooks, Workbench } from '../guards/index.js';
 import { detectLang, maskSecret, type Lang } from '../config/index.js';
 import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
@@ -126,6 +127,13 @@ export class Runtime {
   readonly projectKey: string;
   readonly manifest: Manifest;
   readonly store: FlowerStore;
+  /** the PostgreSQL store when FLOWER_STORE / --store names one (else undefined: SQLite in the run dir) */
+  readonly postgres: PostgresSessionStore | undefined;
+  /** the project: FLOWER_PROJECT, else the absolute workspace path (lineage and manifest are keyed by it in PostgreSQL) */
+  readonly project: string;
+  /** for the child: the SDK project key of a named project (the same on every host) */
+  private readonly projectEnv: Record<string, string>;
+  private opened: Promise<void> | undefined;
   readonly workbench: Workbench | undefined;
   /** set by a Workflow around a step's own agent call (never around a gate's) */
   onSession: ((sessionId: string) => void | Promise<void>) | undefined;
@@ -169,10 +177,18 @@ export class Runtime {
       }
     }
     this.runId = newRunId();
-    this.projectKey = projectKeyFor(this.workspace);
-    this.records = o.records ?? new FileRunRecords(this.layout);
+    // FLOWER_STORE (process env or .env files; the CLI's --store sets it) and FLOWER_PROJECT
+    const where = storeSetting(this.resolved.env);
+    const id = projectIdentity(this.resolved.env, this.workspace);
+    this.project = id.name;
+    // a named project has one SDK project key on every host, so host B's resume finds host A's
+    // transcript (the SDK takes CLAUDE_CODE_PROJECT_DIR_NAME from the child's env as the key)
+    this.projectKey = id.named ? projectDirName(id.name) : projectKeyFor(this.workspace);
+    this.projectEnv = id.named ? { CLAUDE_CODE_PROJECT_DIR_NAME: this.projectKey } : {};
+    this.postgres = where.kind === 'postgres' && !o.store ? new PostgresSessionStore(where.url) : undefined;
+    this.records = o.records ?? (where.kind === 'postgres' ? new PostgresRunRecords(where.url, this.project) : new FileRunRecords(this.layout));
     this.manifest = new Manifest(this.records, this.runId, this.warn);
-    this.store = o.store ?? new ViewedStore(new SqliteSessionStore(this.layout.sessionsDb), this.workspace, {
+    this.store = o.store ?? new ViewedStore(this.postgres ?? new SqliteSessionStore(this.layout.sessionsDb), this.workspace, {
       trim: o.trim ?? false, ephemeral: o.ephemeral ?? true, keepDenials: o.keepDenials ?? 1,
     }, this.layout.viewSpill);
     this.workbench = o.workbench instanceof Workbench ? o.workbench
@@ -206,8 +222,22 @@ export class Runtime {
     const handoff = this.hand.enabled ? `window ${this.hand.window} (hand off at ${t.at})` : 'handoff off';
     const files = this.resolved.read.length ? this.resolved.read.join(', ') : 'none';
     const skills = this.skills.describe();
-    return `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} · model ${e.ANTHROPIC_MODEL || '(default)'} · ${cred} · ${handoff} · .env files read: ${files}`
+    const store = this.postgres ? `store PostgreSQL ${this.postgres.target} (project ${this.project})` : `store ${this.layout.sessionsDb}`;
+    return `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} · model ${e.ANTHROPIC_MODEL || '(default)'} · ${cred} · ${handoff} · ${store} · .env files read: ${files}`
       + (skills.length ? skills.map((l) => `\n. ${l}`).join('') : '');
+  }
+
+  /**
+   * Connect to the store and check its schema (PostgreSQL; nothing to do for the files): an
+   * unreachable server, a wrong password, a missing database fail here with one line, before any
+   * model call. `run()` calls it too.
+   */
+  ready(): Promise<void> {
+    this.opened ??= (async () => {
+      await this.postgres?.open();
+      if (this.records instanceof PostgresRunRecords) await this.records.open();
+    })();
+    return this.opened;
   }
 
   /** Is this session still in sessions.db (for this workspace)? */
@@ -244,6 +274,7 @@ export class Runtime {
 
   async run(spec: AgentSpec, prompt: string, opts: RunOptions = {}): Promise<StepResult> {
     if (this.closed) throw new ConfigError('runtime-closed', 'this Runtime was closed; create a new one');
+    await this.ready();
     const step = opts.stepName ?? spec.name;
     const result: StepResult = {
       step, session_id: null, ok: false, cost_usd: 0, num_turns: 0, text: '', error: null,
@@ -327,7 +358,8 @@ export class Runtime {
           break;
         }
         emit('retry', `${step}: ${outcome.error ?? 'failed'}`, { attempt: failed + 1, error: outcome.error, kind: verdict.kind });
-        const online = await waitOnline(this.policy!, this.resolved.env, () => this.closed, (t, p) => emit('retry', t, p));
+        let online = await waitOnline(this.policy!, this.resolved.env, () => this.closed, (t, p) => emit('retry', t, p));
+        if (online.ok && this.postgres) online = await this.storeOnline(emit);
         if (!online.ok) {
           result.error = `${outcome.error ?? 'failed'} | ${online.why}`;
           break;
@@ -385,7 +417,7 @@ export class Runtime {
   ): Promise<AttemptOutcome> {
     // a resumed (or forked) session reports its cost since the session began, not since this attempt
     const before = o.resume ? await this.costSoFar(o.resume) : 0;
-    const env = childEnv({ base: this.resolved.env, spec, maxRetries: this.cliRetries, extra: compactEnv(spec, this.hand.enabled) });
+    const env = childEnv({ base: this.resolved.env, spec, maxRetries: this.cliRetries, extra: { ...compactEnv(spec, this.hand.enabled), ...this.projectEnv } });
     const wb = this.workbench;
     const skills = this.skills.plan(spec);
     // the walls are hooks, never prompt wording: every role gets its guards, whatever the caller passed
@@ -480,6 +512,19 @@ export class Runtime {
     this.inflight = undefined;
   }
 
+  /** The PostgreSQL store went away mid-run: wait for it like for the network (bounded), with one notice each way. */
+  private async storeOnline(emit: Emit): Promise<{ ok: boolean; why?: string }> {
+    const pg = this.postgres!;
+    if (await pg.waitOnline(0)) return { ok: true };
+    const mins = Math.round(this.policy!.maxOfflineWait / 60);
+    emit('retry', `PostgreSQL at ${pg.target} unreachable; waiting up to ${mins} min for it to come back`, { offline: true, store: pg.target });
+    if (await pg.waitOnline(this.policy!.maxOfflineWait * 1000)) {
+      emit('retry', `PostgreSQL at ${pg.target} is back`, { online: true, store: pg.target });
+      return { ok: true };
+    }
+    return { ok: false, why: `PostgreSQL at ${pg.target} did not come back within ${mins} min` };
+  }
+
   /** End every child process and close the store. */
   close(): void {
     if (this.closed) return;
@@ -489,6 +534,7 @@ export class Runtime {
     }
     this.live.clear();
     try { this.store.close(); } catch { /* already closed */ }
+    if (this.records instanceof PostgresRunRecords) this.records.close();
   }
 }
 

@@ -13,6 +13,7 @@ import type {
 } from '@anthropic-ai/claude-agent-sdk';
 import { assertKeySegment, childRange, storeKeyOf } from './keys.js';
 import { StateCorrupt } from '../errors.js';
+import { contextOfTail, parsed } from './usage.js';
 
 /** Version of the on-disk contract, kept in `PRAGMA user_version`. Bump on any schema change. */
 export const SCHEMA_VERSION = 1;
@@ -56,14 +57,6 @@ type SummaryRow = { session_id: string; mtime: number; data: string };
 
 function sqliteCode(e: unknown): string | undefined {
   return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function num(v: unknown): number {
-  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }
 
 export interface LastContextOptions {
@@ -334,15 +327,7 @@ export class SqliteSessionStore implements SessionStore {
     const scan = options.scan ?? 60;
     const sk = this.mainKeysOf(sessionId, options.projectKey)[0];
     if (sk === undefined || scan <= 0) return 0;
-    for (const payload of this.st.tail.all(sk, scan)) {
-      const e: unknown = JSON.parse(payload);
-      if (!isRecord(e) || e.type !== 'assistant' || e.isSidechain === true || e.isApiErrorMessage === true) continue;
-      const msg = e.message;
-      if (!isRecord(msg) || msg.model === '<synthetic>' || !isRecord(msg.usage)) continue;
-      const u = msg.usage;
-      return num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens);
-    }
-    return 0;
+    return contextOfTail(parsed(this.st.tail.all(sk, scan)));
   }
 
   /** Every projectKey with at least one stored transcript. */

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '@anthropic-ai/claude-agent-sdk';
 import { RunLayout, writeFileAtomic } from '../state/index.js';
 import type { SqliteSessionStore } from './sqlite.js';
+import type { PostgresSessionStore } from './postgres/index.js';
 import { spillFileName, views, type ViewReport } from './views/index.js';
 
 export interface ViewPolicy {
@@ -41,7 +42,7 @@ export class ViewedStore implements SessionStore {
   lastReport: ViewReport | undefined;
 
   constructor(
-    readonly inner: SqliteSessionStore, readonly workspace: string, readonly policy: ViewPolicy = DEFAULT_VIEW_POLICY,
+    readonly inner: SqliteSessionStore | PostgresSessionStore, readonly workspace: string, readonly policy: ViewPolicy = DEFAULT_VIEW_POLICY,
     readonly spillDir: string = RunLayout.of({ workspace }).viewSpill,
   ) {}
 

@@ -1,6 +1,6 @@
-// End to end: the real `claude` binary mirrors its transcript into SqliteSessionStore, and a
-// resume in a fresh HOME (no local JSONL to fall back on, sdk-facts §4.4 H) is fed from the store.
-// Few and sequential: each claude run costs ~1 s and ~200 MB.
+// End to end: the real `claude` binary mirrors its transcript into the store (SQLite, and PostgreSQL:
+// one test, every backend), and a resume in a fresh HOME (no local JSONL to fall back on, sdk-facts
+// §4.4 H) is fed from the store. Few and sequential: each claude run costs ~1 s and ~200 MB.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -9,9 +9,19 @@ import { join } from 'node:path';
 import { listSessions, query, type Options, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { contentText, simEnv, startSim, type Sim } from '../../src/sim/index.js';
 import { SqliteSessionStore, projectKeyFor } from '../../src/store/index.js';
+import { PostgresSessionStore } from '../../src/store/postgres/index.js';
+import { PG_SKIP, dropDatabases, freshDatabase } from '../helpers/pg.js';
 
 const base = mkdtempSync(join(tmpdir(), 'flower-store-e2e-'));
-after(() => rmSync(base, { recursive: true, force: true }));
+after(async () => {
+  rmSync(base, { recursive: true, force: true });
+  await dropDatabases();
+});
+
+const BACKENDS: Array<{ name: string; skip: false | string; open(): Promise<SqliteSessionStore | PostgresSessionStore> }> = [
+  { name: 'sqlite', skip: false, open: async () => new SqliteSessionStore(join(base, 'runs', 'r1', 'sessions.db')) },
+  { name: 'postgres', skip: PG_SKIP, open: async () => new PostgresSessionStore(await freshDatabase('sdk')).open() },
+];
 
 /** One one-shot query in a fresh HOME; aborted after 30 s. */
 async function run(sim: Sim, prompt: string, cwd: string, extra: Partial<Options>): Promise<SDKMessage[]> {
@@ -55,14 +65,14 @@ const resultText = (ms: SDKMessage[]) => {
 const texts = (entries: ReadonlyArray<Record<string, unknown>>) =>
   entries.map((e) => contentText((e.message as { content?: unknown } | undefined)?.content ?? ''));
 
-test('claude mirrors a session into the sqlite store and resumes from it in a fresh HOME', { timeout: 120_000 }, async () => {
+for (const be of BACKENDS) test(`claude mirrors a session into the ${be.name} store and resumes from it in a fresh HOME`, { timeout: 120_000, skip: be.skip }, async () => {
   // A symlinked cwd whose name has '.', '_' and ' ': projectKeyFor must land on the SDK's key.
-  const real = join(base, 'my_ws.v1', 'a b');
+  const real = join(base, be.name, 'my_ws.v1', 'a b');
   mkdirSync(real, { recursive: true });
-  const cwd = join(base, 'ws-link');
+  const cwd = join(base, be.name, 'ws-link');
   symlinkSync(real, cwd);
   const sim = await startSim({ onUnexpected: 'error' });
-  const store = new SqliteSessionStore(join(base, 'runs', 'r1', 'sessions.db'));
+  const store = await be.open();
   try {
     sim.enqueue(
       { type: 'text', text: 'answer one', usage: { input_tokens: 11, cache_creation_input_tokens: 1000, cache_read_input_tokens: 20000, output_tokens: 5 }, match: { lastUserIncludes: 'question one' } },
@@ -73,7 +83,7 @@ test('claude mirrors a session into the sqlite store and resumes from it in a fr
     const sid = sessionIdOf(first);
     const projectKey = projectKeyFor(cwd);
 
-    assert.deepEqual(store.projects(), [projectKey], 'the SDK wrote under the key projectKeyFor computes');
+    assert.deepEqual(await store.projects(), [projectKey], 'the SDK wrote under the key projectKeyFor computes');
     const stored = (await store.load({ projectKey, sessionId: sid }))!;
     assert.ok(stored, 'no transcript under projectKeyFor(cwd)/sid');
     const said = texts(stored.filter((e) => e.type === 'user' || e.type === 'assistant'));

@@ -1,0 +1,137 @@
+/**
+ * Beyond one machine, end to end: real `flower` processes, the real claude binary, the scripted
+ * model, and a real PostgreSQL. Host A runs the default flow; host B (another path, another HOME,
+ * the same workspace files, the same FLOWER_STORE and FLOWER_PROJECT) wakes it and continues A's
+ * work session; `flower once` processes at once each keep their row. No sessions.db anywhere.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { startSim, type Sim, type SimItem } from '../../src/sim/index.js';
+import { cli, project, testEnv, transcriptOf, type Project } from '../helpers/e2e.js';
+import { PG_SKIP, adminSql, dropDatabases, freshDatabase, pgUrlWith } from '../helpers/pg.js';
+
+let sim: Sim;
+before(async () => { sim = await startSim({ port: 0, onUnexpected: 'error' }); });
+after(async () => {
+  await sim.close();
+  await dropDatabases();
+});
+
+interface Row { step: string; session_id: string; ok: boolean; run: string }
+
+const clarifier = { firstUserIncludes: 'submit_brief' };
+const goalSetter = { firstUserIncludes: 'submit_goal' };
+const judge = { firstUserIncludes: 'submit_verdict' };
+const coordinator = { toolsInclude: 'Agent' };
+const brief = (): SimItem[] => [
+  { type: 'tool_use', match: clarifier, name: 'mcp__human__submit_brief', input: { goal: '写 md2html 脚本', acceptance: ['node md2html.mjs a.md 输出 html'], boundaries: ['不用第三方库'], unknowns: ['输出到标准输出'] } },
+  { type: 'text', match: clarifier, text: '好了' },
+];
+const goal = (checks: string[]): SimItem[] => [
+  { type: 'tool_use', match: goalSetter, name: 'mcp__human__submit_goal', input: { statement: 'md 能转 html', checks: checks.map((text) => ({ text })) } },
+  { type: 'text', match: goalSetter, text: '好了' },
+];
+const work = (text: string): SimItem[] => [{ type: 'text', match: coordinator, text }];
+const verdict = (): SimItem[] => [
+  { type: 'tool_use', match: judge, name: 'mcp__human__submit_verdict', input: { state: 'achieved', reason: '', checks: [{ item: '输出含 <h1>', pass: true, evidence: '看了输出' }] } },
+  { type: 'text', match: judge, text: '判定完毕' },
+];
+
+/** Every file under `dir` whose name starts with sessions.db (the SQLite store and its -wal/-shm). */
+function sqliteFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.startsWith('sessions.db')) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('PostgreSQL store end to end', { skip: PG_SKIP }, () => {
+  test('host A runs the flow; host B wakes it (#2) and continues A\'s work session; four `once` at once keep four rows', { timeout: 600_000 }, async () => {
+    const url = await freshDatabase('e2e');
+    const env = (p: Project) => testEnv(p, sim.url, { FLOWER_LANG: 'zh', FLOWER_STORE: url, FLOWER_PROJECT: 'team-md' });
+    const flower = (p: Project, args: string[]) => cli([...args, '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: env(p), timeoutMs: 180_000 });
+    const logRows = async (p: Project) => {
+      const r = await flower(p, ['log', '--json', '-n', '100']);
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row);
+    };
+
+    // host A
+    const a = project('pg-a');
+    sim.reset();
+    sim.enqueue(...brief(), ...goal(['node md2html.mjs a.md 输出含 <h1>']), ...work('A 写好了 md2html.mjs'), ...verdict());
+    const ra = await flower(a, ['写个 md 转 html 的脚本', '--timeout', '0']);
+    assert.equal(ra.code, 0, ra.stderr + ra.stdout);
+    assert.deepEqual(sqliteFiles(a.dir), [], 'no sessions.db anywhere with a PostgreSQL store');
+    assert.equal(fs.existsSync(path.join(a.runs, 'manifest.json')) || fs.existsSync(path.join(a.runs, 'lineage.json')), false, 'lineage and manifest are in the database');
+    const rowsA = await logRows(a);
+    assert.deepEqual(rowsA.map((x) => x.step), ['确认需求', '设定目标', '干活', '干活·判定#1']);
+    const workSid = rowsA[2]!.session_id;
+    const db = new URL(url).pathname.slice(1);
+    const stored = await adminSql(`SELECT project_key, session_id FROM flower.transcripts WHERE session_id = $1 AND subpath = ''`, [workSid], db);
+    assert.deepEqual(stored.rows, [{ project_key: 'flower-team-md', session_id: workSid }], 'the session id is stored as plain text under the project\'s key');
+
+    // host B: A's workspace files at another path, another HOME, the same store and project
+    const b = project('pg-b');
+    fs.cpSync(a.ws, b.ws, { recursive: true });
+    sim.reset();
+    sim.enqueue(...goal(['输出含 <h1>', '代码块输出 <pre><code>']), ...work('B 加上了代码块'), ...verdict());
+    const rb = await flower(b, ['顺便支持代码块高亮', '--timeout', '0']);
+    assert.equal(rb.code, 0, rb.stderr + rb.stdout);
+    assert.match(rb.stdout, /第 2 次唤醒/);
+    const rowsB = await logRows(b);
+    const wake = rowsB.filter((x) => x.run !== rowsA[0]!.run);
+    assert.deepEqual(wake.map((x) => x.step), ['设定目标', '干活', '干活·判定#1']);
+    assert.equal(wake[1]!.session_id, workSid, 'B continues A\'s work session (same id, no fork)');
+    assert.deepEqual(new Set(rowsB.map((x) => x.run)).size, 2, '`flower log` in B lists both runs');
+    const resumed = sim.messageRequests().find((m) => (m.body as { tools?: { name: string }[] }).tools?.some((t) => t.name === 'Agent'))!;
+    const seen = transcriptOf(resumed.body);
+    assert.ok(seen.some((l) => l.startsWith('assistant:') && l.includes('A 写好了 md2html.mjs')), `the model sees A's conversation: ${JSON.stringify(seen).slice(0, 2000)}`);
+    // the binary tells the model the working directory moved (a system line after the prompt)
+    assert.match(seen.filter((l) => l.startsWith('user:')).at(-1)!, /顺便支持代码块高亮/);
+    assert.ok(seen.some((l) => l.startsWith('system:') && l.includes(`(was ${a.ws})`)), 'the model hears it moved from A\'s path');
+    assert.deepEqual(sqliteFiles(b.dir), []);
+    const status = await flower(b, ['status', '--json']);
+    assert.equal(status.code, 0, status.stderr);
+    const st = JSON.parse(status.stdout) as { woke: number; steps: Array<{ step: string; session: string }>; runs: unknown[] };
+    assert.equal(st.woke, 2);
+    assert.ok(st.steps.some((s) => s.step === '干活' && s.session === workSid));
+    assert.equal(st.runs.length, 2);
+
+    // four `flower once` at the same time: four rows, no error
+    sim.reset();
+    sim.enqueue(...Array.from({ length: 4 }, (): SimItem => ({ type: 'text', text: 'pong' })));
+    const onces = await Promise.all(Array.from({ length: 4 }, () => flower(b, ['once', 'ping'])));
+    for (const r of onces) assert.equal(r.code, 0, r.stderr + r.stdout);
+    const adhoc = (await logRows(b)).filter((x) => x.step === 'ad-hoc');
+    assert.equal(adhoc.length, 4);
+    assert.equal(new Set(adhoc.map((x) => x.run)).size, 4, 'one row per process');
+    assert.ok(adhoc.every((x) => x.ok));
+    assert.deepEqual(sqliteFiles(b.dir), []);
+    assert.deepEqual(sim.unexpected(), []);
+  });
+
+  test('the database unreachable at start: one line naming host:port, exit 1, and no model call', { timeout: 120_000 }, async () => {
+    const p = project('pg-down');
+    sim.reset();
+    const down = pgUrlWith({ port: 1 });
+    const r = await cli(['写个 md 转 html 的脚本', '--timeout', '0', '--store', down, '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url), timeoutMs: 60_000 });
+    assert.equal(r.code, 1, r.stderr + r.stdout);
+    const lines = r.stderr.trim().split('\n').filter((l) => l.startsWith('x '));
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(lines[0]!, /cannot reach PostgreSQL at 127\.0\.0\.1:1\b/);
+    assert.equal(sim.messageRequests().length, 0, 'no model call');
+    const once = await cli(['once', 'hi', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url, { FLOWER_STORE: down }), timeoutMs: 60_000 });
+    assert.equal(once.code, 1);
+    assert.match(once.stderr, /cannot reach PostgreSQL at 127\.0\.0\.1:1\b/);
+    assert.equal(sim.messageRequests().length, 0);
+  });
+});
