@@ -2,6 +2,7 @@
 // Every ratio is flower against a baseline measured in this same run; nothing here is a test, and a
 // goal not met is reported, never thrown. Expect ~2–3 minutes on 2 cores.
 import os from 'node:os';
+import { main as guardsBench } from './guards.js';
 import { main as onceBench } from './once.js';
 import { main as storeBench } from './store.js';
 import { main as uiBench } from './ui.js';
@@ -18,6 +19,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['views: ViewedStore.load() with every view on vs plain load (100k entries)', () => viewsBench({ entries: 100_000, runs: 7 })],
   ['ui: landing and session page over a 100k-entry session, vs loadSync', () => uiBench({ entries: 100_000, runs: 5 })],
   ['once: 20-call scripted session, flower vs bare SDK query()', () => onceBench({ runs: 11 })],
+  ['guards: 120-turn scripted session with the workbench, flower vs bare SDK query() (sandbox on and off)', () => guardsBench({ runs: 3 })],
 ];
 for (const [title, run] of benches) {
   const started = Date.now();
