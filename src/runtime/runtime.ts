@@ -18,7 +18,7 @@ import { FileRunRecords, RunLayout, writeFileAtomic, type RunRecords } from '../
 import { configHome, requireCredentials, resolveEnv, type EnvMap, type ResolvedEnv } from '../config/index.js';
 import { pluginDirsFromEnv } from '../skills/index.js';
 import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../store/index.js';
-import { guardHooks, Workbench, sandboxMissing, sandboxSettings, secretFilePaths, secretVarNames, type NetPolicy } from '../guards/index.js';
+import { guardHooks, Workbench, sandboxMissing, type GuardedSpec, sandboxSettings, secretFilePaths, secretVarNames, type NetPolicy } from '../guards/index.js';
 import { detectLang, maskSecret, type Lang } from '../config/index.js';
 import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
 import { event, type EventSink } from './events.js';
@@ -432,7 +432,16 @@ export class Runtime {
     // the walls are hooks, never prompt wording: every role gets its guards, whatever the caller passed
     // the sandbox is per session: a coordinator whose workers write gets their floor, and its own glances a read-only one
     const nested = this.sandboxed && spec.delegateOnly && spec.glance && spec.floor === 'workspace';
-    const hooks = mergeHooks(guardHooks(spec, { ...(wb ? { workbench: wb } : {}), lang: this.lang, secretFiles: this.secretFiles, wrapGlances: nested }), this.skills.hooks(skills), o.hooks);
+    // the allowlist knows the tools the skills plan adds (Skill, a plugin's MCP tools), per thread
+    const walled: GuardedSpec = {
+      allowedTools: [...spec.allowedTools, ...skills.main.tools], disallowedTools: spec.disallowedTools,
+      delegateOnly: spec.delegateOnly, glance: spec.glance,
+      ...(spec.agents ? { agents: Object.fromEntries(Object.entries(spec.agents).map(([type, def]) => {
+        const extra = skills.agents[type]?.tools ?? [];
+        return [type, extra.length && def.tools ? { ...def, tools: [...def.tools, ...extra] } : def];
+      })) } : {}),
+    };
+    const hooks = mergeHooks(guardHooks(walled, { ...(wb ? { workbench: wb } : {}), lang: this.lang, secretFiles: this.secretFiles, wrapGlances: nested }), this.skills.hooks(skills), o.hooks);
     const sandbox = this.sandboxed ? sandboxSettings({
       nestedGlances: nested,
       floor: spec.floor, workspace: this.workspace, workbench: wb?.root, runDir: this.runDir, tmpDir: this.tmpDir, net: this.net,
