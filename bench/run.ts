@@ -2,6 +2,7 @@
 // Every ratio is flower against a baseline measured in this same run; nothing here is a test, and a
 // goal not met is reported, never thrown. Expect ~2–3 minutes on 2 cores.
 import os from 'node:os';
+import { main as guardsBench } from './guards.js';
 import { main as onceBench } from './once.js';
 import { main as pgBench } from './pg.js';
 import { main as storeBench } from './store.js';
@@ -20,6 +21,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['ui: landing and session page over a 100k-entry session, vs loadSync', () => uiBench({ entries: 100_000, runs: 5 })],
   ['once: 20-call scripted session, flower vs bare SDK query()', () => onceBench({ runs: 11 })],
   ['pg: PostgreSQL store vs SQLite, append and load (20k entries; skipped without a server)', () => pgBench({ entries: 20_000, runs: 3 })],
+  ['guards: 120-turn scripted session with the workbench, flower vs bare SDK query() (sandbox on and off)', () => guardsBench({ runs: 3 })],
 ];
 for (const [title, run] of benches) {
   const started = Date.now();

@@ -12,7 +12,7 @@ import { Runtime } from '../runtime/index.js';
 import { starterFlow, wakeState } from '../workflow/index.js';
 import { CliExit, EXIT, readPipedRequest, type CliIO } from './io.js';
 import { backendsFor } from './store.js';
-import type { GlobalOptions } from './program.js';
+import { security, type GlobalOptions } from './program.js';
 import { resolvePlugins } from './skills.js';
 import { closing } from './ending.js';
 import { isAuthFailure, offerSetup } from './setup.js';
@@ -83,7 +83,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   let refused = false;
 
   const rt = new Runtime({
-    layout, env: io.env, handoff: o.handoff, workbench: wb, trim: o.trim, detachChildren: tty, plugins: resolvePlugins(g, cwd),
+    layout, env: io.env, handoff: o.handoff, workbench: wb, trim: o.trim, detachChildren: tty, plugins: resolvePlugins(g, cwd), ...security(g),
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
   try {

@@ -2,7 +2,7 @@
 import { AgentSpec, Runtime, type FlowerEvent } from '../runtime/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import { rescueOnSignals } from './signals.js';
-import type { GlobalOptions } from './program.js';
+import { security, type GlobalOptions } from './program.js';
 import { resolvePlugins } from './skills.js';
 import { sanitize } from './term.js';
 
@@ -36,7 +36,7 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
     ...(o.budget !== undefined ? { maxBudgetUsd: o.budget } : {}),
   });
   const rt = new Runtime({
-    workspace: g.workspace, runDir: g.runDir, env: io.env, plugins: resolvePlugins(g, io.cwd ?? process.cwd()),
+    workspace: g.workspace, runDir: g.runDir, env: io.env, plugins: resolvePlugins(g, io.cwd ?? process.cwd()), ...security(g),
     handoff: o.handoff !== false, ...(o.window !== undefined ? { window: o.window } : {}),
   });
   // the plugins named on this command line are this one agent's

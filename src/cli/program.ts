@@ -7,6 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { detectLang } from '../config/index.js';
 import { FlowerError } from '../errors.js';
 import { NAMES as N } from '../state/index.js';
+import { parseNet, type NetPolicy } from '../guards/sandbox.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import { nearMiss } from './nearmiss.js';
 import { translateCommander, usageTexts, type UsageTexts } from './usage.js';
@@ -27,6 +28,15 @@ export interface GlobalOptions {
   /** -w / -r given on the command line (not the defaults): `status` and `log` search upward only when not */
   workspaceGiven?: boolean;
   runDirGiven?: boolean;
+  /** false with --no-sandbox: commands run outside the OS sandbox (said once, loudly) */
+  sandbox?: boolean;
+  /** --net on|off|HOSTS: the network for the commands of roles that write */
+  net?: NetPolicy;
+}
+
+/** The Runtime options the global security flags set (spread into every Runtime the CLI makes). */
+export function security(g: GlobalOptions): { sandbox?: false; net?: NetPolicy } {
+  return { ...(g.sandbox === false ? { sandbox: false as const } : {}), ...(g.net !== undefined ? { net: g.net } : {}) };
 }
 
 const VERSION = '0.1.0';
@@ -88,6 +98,10 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('--json', u.json, false)
     .option('--plugin <dir>', u.plugin, collect, [])
     .option('--store <url>', u.store)
+    .option('--no-sandbox', u.noSandbox)
+    .option('--net <on|off|hosts>', u.net, (v: string) => {
+      try { return parseNet(v); } catch (e) { throw new InvalidArgumentError((e as Error).message); }
+    })
     .showHelpAfterError(u.afterError)
     .configureOutput({
       writeOut: (s) => io.stdout.write(translateCommander(s, lang)),
@@ -102,9 +116,10 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     });
 
   const globals = (): GlobalOptions => {
-    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; quiet: boolean; json: boolean; plugin: string[] }>();
+    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; quiet: boolean; json: boolean; plugin: string[]; sandbox: boolean; net?: NetPolicy }>();
     return {
       workspace: o.workspace, runDir: o.runDir, verbose: o.verbose, quiet: o.quiet, json: o.json, plugins: o.plugin ?? [],
+      sandbox: o.sandbox, ...(o.net !== undefined ? { net: o.net } : {}),
       workspaceGiven: program.getOptionValueSource('workspace') !== 'default',
       runDirGiven: program.getOptionValueSource('runDir') !== 'default',
     };

@@ -16,7 +16,7 @@ import { RunLayout } from '../state/index.js';
 import { Lineage, type Workflow } from '../workflow/index.js';
 import { closing } from './ending.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
-import type { GlobalOptions } from './program.js';
+import { security, type GlobalOptions } from './program.js';
 import { resolvePlugins } from './skills.js';
 import { TerminalSession } from './session.js';
 
@@ -95,7 +95,7 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
   const ui = term.ui;
   if (!tty && o.timeout === undefined && wf.channel === undefined) ui.line(ui.t.nonTty);
   const rt = new Runtime({
-    layout, env: io.env, plugins: resolvePlugins(g, cwd), detachChildren: tty,
+    layout, env: io.env, plugins: resolvePlugins(g, cwd), detachChildren: tty, ...security(g),
     workbench: o.workbench ?? wf.workbench, trim: o.trim ?? true,
   });
   if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);

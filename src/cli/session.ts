@@ -15,7 +15,7 @@ import { oracle } from '../roles/index.js';
 import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { FileRunRecords, type RunLayout } from '../state/index.js';
 import { EXIT, type CliIO } from './io.js';
-import type { GlobalOptions } from './program.js';
+import { security, type GlobalOptions } from './program.js';
 import { JsonRenderer, Renderer } from './render.js';
 import { LineEditor, type Key } from './screen/editor.js';
 import { cutTo, liveLine, newLiveState, type LiveState } from './screen/live.js';
@@ -41,6 +41,8 @@ export class TerminalSession {
   readonly tty: boolean;
   private readonly io: CliIO;
   private readonly lang: Lang;
+  /** --no-sandbox / --net, for the side-question Runtime too */
+  private readonly walls: ReturnType<typeof security>;
   private readonly live: LiveState = newLiveState();
   private readonly editor = new LineEditor();
   private readonly recent: string[] = [];
@@ -57,6 +59,7 @@ export class TerminalSession {
   private closed = false;
 
   constructor(o: SessionOptions) {
+    this.walls = security(o.g);
     this.io = o.io;
     this.lang = o.lang;
     const out = o.io.stdout as CliIO['stdout'] & { fd?: number };
@@ -295,7 +298,7 @@ export class TerminalSession {
     try {
       if (!this.layout) throw new Error('no run to ask beside yet');
       // its rows stay in runs/aside, out of the project's manifest, whatever the store
-      aside = new Runtime({ layout: this.layout.aside(), records: new FileRunRecords(this.layout.aside()), env: this.io.env, resilience: false, handoff: false, detachChildren: this.tty, lang: this.lang });
+      aside = new Runtime({ layout: this.layout.aside(), records: new FileRunRecords(this.layout.aside()), env: this.io.env, resilience: false, handoff: false, detachChildren: this.tty, lang: this.lang, ...this.walls });
       const r = await aside.run(oracle({ lang: this.lang }), t.asidePrompt(question, this.recent.join('\n')), { stepName: '旁路问答' });
       this.ui.line(t.asideHead(question), ...(r.ok ? r.text : r.error ?? '').split('\n').filter((l) => l.trim()).map((l) => `#   ${l}`), `#   $${money(r.cost_usd)}`);
     } catch (e) {

@@ -70,7 +70,8 @@ export function clock(d: Date = new Date()): string {
 
 export function writeAtomic(file: string, text: string): void {
   try {
-    writeFileAtomic(file, text);
+    // notes quote tool output (handoffs) and the person's words: private
+    writeFileAtomic(file, text, 0o600);
   } catch (e) {
     throw new FlowerError('DOC_WRITE_FAILED',
       `could not write ${file}: ${(e as Error).message}. Check that the folder exists and is writable.`,

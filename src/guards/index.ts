@@ -16,3 +16,7 @@ export { Workbench, WORKBENCH_FOLDERS, WORKBENCH_RULES, ARTIFACT_CHARS, DESC_LIN
 export type { WorkbenchOptions, WorkbenchFolder, IndexEntry } from './workbench.js';
 export { guardHooks, guardPlan } from './hooks.js';
 export type { GuardedSpec, GuardHooksOptions } from './hooks.js';
+export { allowlistGuard, allowlistDecision, allowlistMatcher, unwatchedTools, secretReadRules, toolPolicy, toolSet, hasTool, sessionTools, touchesSecret, listedFor, ALWAYS_ALLOWED, DEFAULT_WORKER_TOOLS } from './allowlist.js';
+export type { ToolPolicy, ToolSet, PolicySpec, Decision } from './allowlist.js';
+export { sandboxSettings, sandboxMissing, glanceWrap, parseNet, secretVarNames, secretFilePaths } from './sandbox.js';
+export type { NetPolicy, Floor, SandboxInput } from './sandbox.js';

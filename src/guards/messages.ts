@@ -18,6 +18,30 @@ export const GUARD_TEXT = {
     zh: (reason: string) => ` 这里只放行只读的查看命令,这条不是:${reason}。`,
     en: (reason: string) => ` Only read-only glances run here; this one is not: ${reason}.`,
   },
+  notListed: {
+    zh: (tool: string, tools: string) => `本角色不能用 ${tool}。可用的工具只有:${tools}。用它们,或者在回复里说明还需要什么。`,
+    en: (tool: string, tools: string) => `${tool} is not one of this role's tools (${tools}). Use those, or say in your reply what else you need.`,
+  },
+  undeclaredAgent: {
+    zh: (type: string, declared: string[]) => declared.length
+      ? `没有叫 ${type} 的 worker。只能派这些:${declared.join(', ')}(subagent_type 写其中一个)。`
+      : `没有叫 ${type} 的 worker,这个角色也没有可派的 worker。自己回复结论即可。`,
+    en: (type: string, declared: string[]) => declared.length
+      ? `There is no worker called ${type}. Dispatch one of the declared workers instead: ${declared.join(', ')} (as subagent_type).`
+      : `There is no worker called ${type}, and this role has none to dispatch. Answer in your reply instead.`,
+  },
+  undeclaredThread: {
+    zh: (type: string) => `${type} 不是声明过的 worker,不能用工具。结束并把情况报告回去。`,
+    en: (type: string) => `${type} is not a declared worker and may use no tools. Stop and report back.`,
+  },
+  unsandboxed: {
+    zh: '命令只能在沙箱里跑(dangerouslyDisableSandbox 不可用)。去掉这个参数重试;沙箱拦下的操作就是不允许做的。',
+    en: 'Commands run only inside the sandbox (dangerouslyDisableSandbox is not available). Retry without it; what the sandbox refuses is not allowed here.',
+  },
+  secretFile: {
+    zh: (tool: string) => `${tool} 不能读凭据文件(.env 一类)。密钥由 flower 管,工具用不到;缺什么配置请在回复里说。`,
+    en: (tool: string) => `${tool} may not read credential files (.env and the like). flower holds the keys and tools never need them; say in your reply which setting you are missing.`,
+  },
   spill: {
     zh: (chars: number, file: string) => `[输出过长,已转存:${chars} 字符 → ${file} —— 用 Read 看全文,用 Grep 搜索] 开头:`,
     en: (chars: number, file: string) => `[output spilled: ${chars} chars → ${file} — use Read for the full text, Grep to search] Head:`,

@@ -44,8 +44,9 @@ export interface SpillTarget {
 export function spillFile(dir: string, text: string): string {
   const file = path.join(dir, `${crypto.createHash('sha256').update(text).digest('hex').slice(0, 16)}.txt`);
   if (!fs.existsSync(file)) {
-    fs.mkdirSync(dir, { recursive: true });
-    writeAtomic(file, text);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // a tool's output can hold anything (a printed secret, a private file): readable by its owner only
+    writeAtomic(file, text, 0o600);
   }
   return file;
 }

@@ -32,6 +32,9 @@ export interface WorkbenchOptions {
 /** The index folders, in the order the index lists them (names owned by the state layer). spill/ is not listed: its pointers say where. */
 export { WORKBENCH_FOLDERS, type WorkbenchFolder };
 
+/** `.flower/.gitignore`: everything, itself included (so `git status` lists nothing under .flower/). */
+export const GITIGNORE = '# written by flower: the workbench holds tool output (spill/) and private notes; un-ignore what you want versioned\n*\n';
+
 /** A reply longer than this belongs in artifacts/ (the second rule). */
 export const ARTIFACT_CHARS = 2000;
 /** How many leading lines may hold a `desc:` line. */
@@ -138,12 +141,26 @@ export class Workbench {
     return isWithin(path.resolve(cwd, p), this.root);
   }
 
+  /**
+   * Create the folders (0700: they hold tool output) and `.gitignore` (`*`): a worker's `git add -A`
+   * must not commit spill files or notes. A person who wants notes versioned edits that file; it is
+   * never overwritten.
+   */
   ensure(): this {
     for (const d of [this.root, this.scripts, this.artifacts, this.notes, this.spill]) {
       try {
-        fs.mkdirSync(d, { recursive: true });
+        fs.mkdirSync(d, { recursive: true, mode: 0o700 });
       } catch (e) {
         throw new ConfigError('unwritable-dir', `cannot create the workbench folder ${d}: ${errorText(e)}`, { path: d, cause: e });
+      }
+    }
+    try { fs.chmodSync(this.root, 0o700); } catch { /* not ours to change (shared mount): the files stay 0600 */ }
+    const ignore = path.join(this.root, '.gitignore');
+    if (!fs.existsSync(ignore)) {
+      try {
+        writeAtomic(ignore, GITIGNORE);
+      } catch (e) {
+        throw new ConfigError('unwritable-dir', `cannot write ${ignore}: ${errorText(e)}`, { path: ignore, cause: e });
       }
     }
     return this;
@@ -202,7 +219,7 @@ export class Workbench {
     const text = this.render();
     let old: string | undefined;
     try { old = fs.readFileSync(this.index, 'utf8'); } catch { /* first refresh */ }
-    if (old !== text) writeAtomic(this.index, text);
+    if (old !== text) writeAtomic(this.index, text, 0o600);
     return text;
   }
 

@@ -44,7 +44,7 @@ export class QaLog {
       let size = 0;
       try { size = fs.statSync(this.path).size; } catch { /* missing: the header goes first */ }
       const head = size === 0 ? `${LOG_HEADER}\n\n${LOG_NOTE}\n\n` : '';
-      fs.appendFileSync(this.path, head + entry, 'utf8');
+      fs.appendFileSync(this.path, head + entry, { encoding: 'utf8', mode: 0o600 });
       return null;
     } catch (e) {
       return `could not write the Q&A log ${this.path}: ${errorText(e)}`;

@@ -25,12 +25,12 @@ export const WORKER_TOOLS: readonly string[] = Object.freeze(['Read', 'Write', '
 /** Gone from the session entirely for roles that must not act: cheaper than a denial, and no temptation. */
 const ACTING_TOOLS: readonly string[] = Object.freeze(['Write', 'Edit', 'NotebookEdit', 'Bash', 'Agent', 'TodoWrite']);
 /**
- * Worker tools the coordinator must pre-approve: subagents ask the parent's permission rules, and in an
- * unattended run nobody answers — measured with binary 2.1.332: a worker's `node -e …` came back "This
- * command requires approval" when the coordinator's allowedTools lacked Bash. (Write/Edit pass through
- * acceptEdits.) The delegate guard still keeps the coordinator's own hands off.
+ * The coordinator's own tools (its allowlist): dispatch and continue declared workers, read, plan. Its
+ * workers' tools are pre-approved for the session by the Runtime (subagents ask the session's rules:
+ * measured on 2.1.332, a worker's `node -e …` came back "requires approval" otherwise) and the
+ * allowlist hook keeps each thread to its own list.
  */
-const DELEGATED_APPROVALS: readonly string[] = Object.freeze(['Bash', ...WEB_TOOLS]);
+const COORDINATOR_TOOLS: readonly string[] = Object.freeze(['Agent', 'SendMessage', 'TodoWrite', ...READ_TOOLS]);
 
 const rules = (r: RuleText, lang: Lang, extra = ''): string => (extra.trim() ? `${r[lang]}\n\n${extra.trim()}` : r[lang]);
 
@@ -65,11 +65,10 @@ export function coordinator(name: string, instructions: string, workers: Record<
   const lang = o.lang ?? detectLang();
   const glance = o.glance ?? true;
   const ch = channelParts(o.channel);
-  const fromWorkers = Object.values(workers).flatMap((w) => (w.tools ?? DELEGATED_APPROVALS).filter((t) => DELEGATED_APPROVALS.includes(t)));
   return new AgentSpec({
     name,
     instructions: rules(COORDINATOR_RULES, lang, instructions),
-    allowedTools: uniq(['Agent', 'TodoWrite', 'Read', ...(glance ? ['Bash'] : []), ...ch.tools, ...fromWorkers]),
+    allowedTools: uniq([...COORDINATOR_TOOLS, ...(glance ? ['Bash'] : []), ...ch.tools]),
     permissionMode: 'acceptEdits',
     delegateOnly: true,
     glance,
@@ -131,6 +130,7 @@ export function clarifier(name: string, o: ClarifierOptions = {}): AgentSpec {
     disallowedTools: [...ACTING_TOOLS],
     mcpServers: ch.mcpServers,
     workbench: false,
+    floor: 'read-only',
     ...(o.model !== undefined ? { model: o.model } : {}),
   });
 }
@@ -159,6 +159,8 @@ export function judge(name: string, o: JudgeOptions = {}): AgentSpec {
     mcpServers: ch.mcpServers,
     workbench: false,
     skills: o.skills ?? 'all',
+    // it may run the artifact, never change it: the workspace stays read-only under the judge's commands
+    floor: 'read-only',
     ...(o.model !== undefined ? { model: o.model } : {}),
   });
 }
@@ -181,6 +183,7 @@ export function oracle(o: OracleOptions = {}): AgentSpec {
     maxTurns: o.maxTurns ?? 12,
     maxBudgetUsd: o.maxBudgetUsd ?? 0.5,
     workbench: false,
+    floor: 'read-only',
     ...(o.model !== undefined ? { model: o.model } : {}),
   });
 }

@@ -48,6 +48,9 @@ export interface AttemptControl {
   step: string;
 }
 
+/** Seconds the child may take to start (sandbox set-up: ~1 s more on a loaded box) before the watchdog counts. */
+const STARTUP_S = 60;
+
 export async function runAttempt(prompt: string, options: Options, ctl: AttemptControl): Promise<AttemptOutcome> {
   const out: AttemptOutcome = {
     sessionId: null, ok: false, text: '', error: null, errors: [], costUsd: 0, numTurns: 0, context: 0, interrupted: null, servedModel: null,
@@ -61,7 +64,7 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
   // The watchdog only runs while the model owes us output: a long Bash or a background worker
   // legitimately keeps the main thread quiet for minutes.
   let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
+  const arm = (seconds = ctl.watchdogS) => {
     if (timer) clearTimeout(timer);
     timer = undefined;
     if (ctl.watchdogS > 0 && pendingTools === 0) {
@@ -70,7 +73,7 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
         out.interrupted = 'watchdog';
         out.errors.push(`watchdog: no data from the model for ${ctl.watchdogS}s (timed out); interrupted the turn`);
         void q.interrupt().catch(() => q.close());
-      }, ctl.watchdogS * 1000);
+      }, seconds * 1000);
     }
   };
   const disarm = () => {
@@ -87,7 +90,9 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
     void q.interrupt().catch(() => q.close());
   };
 
-  arm();
+  // the child's own start-up (the sandbox, MCP servers) is not the model's silence: until system/init
+  // the watchdog allows at least STARTUP_S
+  arm(Math.max(ctl.watchdogS, STARTUP_S));
   try {
     for await (const raw of q) {
       const m = raw as unknown as Obj;
@@ -98,6 +103,7 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
           if (m.subtype === 'init' && typeof m.session_id === 'string' && !out.sessionId) {
             out.sessionId = m.session_id;
             ctl.onSession?.(m.session_id);
+            arm();
           }
           if (m.subtype === 'task_notification' || m.subtype === 'task_started') arm();
           break;

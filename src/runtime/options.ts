@@ -12,7 +12,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Options, SessionStore, SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
+import type { McpServerConfig, McpStdioServerConfig, Options, SandboxSettings, SessionStore, SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
+import { secretReadRules, sessionTools } from '../guards/allowlist.js';
 import type { AgentSpec, Hooks } from './spec.js';
 import { pidAlive } from '../state/index.js';
 
@@ -33,6 +34,28 @@ export function removeConfigDir(): void {
   try { fs.rmSync(configDir, { recursive: true, force: true }); } catch { /* best effort */ }
 }
 
+/**
+ * A private temp folder (0700) for the children's commands: their TMPDIR. Under the sandbox it is the
+ * only place outside the workspace a command may write (the harness keeps its cwd-tracking file in
+ * `<it>/claude-<uid>/`), so one command cannot read or plant files in another run's /tmp.
+ */
+export function privateTmpDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `flower-tmp-${process.pid}-`));
+  fs.chmodSync(dir, 0o700);
+  tmpDirs.add(dir);
+  if (tmpDirs.size === 1) process.once('exit', removeTmpDirs);
+  return dir;
+}
+const tmpDirs = new Set<string>();
+
+/** Remove one private temp folder (a Runtime's close), or all of this process's (exit). */
+export function removeTmpDirs(only?: string): void {
+  for (const d of only ? [only] : [...tmpDirs]) {
+    try { fs.rmSync(d, { recursive: true, force: true }); } catch { /* best effort */ }
+    tmpDirs.delete(d);
+  }
+}
+
 /** Dirs left by flower processes that died without cleaning up (kill -9): their pid is gone. */
 function sweepDeadConfigDirs(): void {
   let names: string[];
@@ -42,7 +65,7 @@ function sweepDeadConfigDirs(): void {
     return;
   }
   for (const n of names) {
-    const m = /^flower-claude-(\d+)-/.exec(n);
+    const m = /^flower-(?:claude|tmp)-(\d+)-/.exec(n);
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid === process.pid || pidAlive(pid)) continue;
@@ -81,9 +104,13 @@ export interface ChildEnvInput {
   maxRetries: number;
   /** extra settings computed by the runtime (compaction, idle timeouts) */
   extra?: Record<string, string>;
+  /** the commands' private temp folder (TMPDIR) */
+  tmpDir?: string;
+  /** no OS sandbox: have the binary scrub secrets from its subprocesses itself */
+  scrub?: boolean;
 }
 
-export function childEnv({ base, spec, maxRetries, extra = {} }: ChildEnvInput): Record<string, string> {
+export function childEnv({ base, spec, maxRetries, extra = {}, tmpDir, scrub = false }: ChildEnvInput): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) if (!DROP_FROM_PARENT.includes(k)) env[k] = v;
   env.CLAUDE_CONFIG_DIR = privateConfigDir();
@@ -95,6 +122,14 @@ export function childEnv({ base, spec, maxRetries, extra = {} }: ChildEnvInput):
     if (base[k] !== undefined) env[k] = base[k];
   }
   env.CLAUDE_CONFIG_DIR = privateConfigDir();
+  if (tmpDir) env.TMPDIR = tmpDir;
+  // Without the sandbox, the binary's own scrub: it drops credential-looking variables (ANTHROPIC_API_KEY,
+  // *_SECRET*, *PASSWORD*, *_API_KEY, …; GITHUB_TOKEN is kept) from the subprocesses it starts, and forces
+  // the permission mode to 'default' (only listed tools are approved — what the allowlists want).
+  // Measured on 2.1.332: together with the sandbox it switches the sandbox's FILESYSTEM walls off (a
+  // command wrote to /tmp outside every allowed folder), so under the sandbox `credentials.envVars` does it.
+  if (scrub) env.CLAUDE_CODE_SUBPROCESS_ENV_SCRUB = '1';
+  else delete env.CLAUDE_CODE_SUBPROCESS_ENV_SCRUB;
   return env;
 }
 
@@ -138,6 +173,25 @@ export interface BuildInput {
   additionalDirectories?: string[];
   /** run the child in its own process group, out of reach of the terminal's Ctrl-C */
   detached?: boolean;
+  /** the OS sandbox for this session's commands (guards/sandbox); absent = none (--no-sandbox) */
+  sandbox?: SandboxSettings;
+  /** credential files no tool may read: denied by the binary's own rules, for Read, Grep and Glob */
+  secretFiles?: readonly string[];
+  /** variables a stdio MCP server the spec names must not inherit (the sandbox does not cover them) */
+  secretVars?: readonly string[];
+}
+
+/**
+ * A stdio MCP server is started by the binary with the binary's environment, key included — measured on
+ * 2.1.332, with or without the sandbox (which covers only Bash). flower's own servers run in-process; a
+ * server a spec adds is started through `env -u NAME …` so it never sees the secrets.
+ */
+export function scrubMcpServer(server: McpServerConfig, secretVars: readonly string[]): McpServerConfig {
+  const stdio = (server.type === undefined || server.type === 'stdio') && typeof (server as { command?: unknown }).command === 'string';
+  if (!stdio || !secretVars.length) return server;
+  const s = server as McpStdioServerConfig;
+  const env = s.env ? Object.fromEntries(Object.entries(s.env).filter(([k]) => !secretVars.includes(k))) : undefined;
+  return { ...s, command: 'env', args: [...secretVars.flatMap((v) => ['-u', v]), '--', s.command, ...(s.args ?? [])], ...(env ? { env } : {}) };
 }
 
 /**
@@ -166,10 +220,11 @@ export function buildOptions(i: BuildInput): Options {
       ? { type: 'preset', preset: 'claude_code', append: spec.instructions }
       : { type: 'preset', preset: 'claude_code' },
     settingSources: [],
-    allowedTools: spec.allowedTools,
-    disallowedTools: spec.disallowedTools,
+    // every thread's tools pre-approved (subagents ask the session's rules); the allowlist hook narrows each thread
+    allowedTools: sessionTools(spec),
+    disallowedTools: [...spec.disallowedTools, ...secretReadRules(i.secretFiles ?? [])],
     permissionMode: spec.permissionMode,
-    mcpServers: Object.fromEntries(Object.entries(spec.mcpServers).map(([k, v]) => [k, typeof v === 'function' ? v() : v])),
+    mcpServers: Object.fromEntries(Object.entries(spec.mcpServers).map(([k, v]) => [k, scrubMcpServer(typeof v === 'function' ? v() : v, i.secretVars ?? [])])),
     sessionStore: i.store,
     // eager: a kill -9 mid-turn still leaves the prompt and finished messages in sessions.db
     sessionStoreFlush: 'eager',
@@ -188,6 +243,7 @@ export function buildOptions(i: BuildInput): Options {
   if (i.stderr) o.stderr = i.stderr;
   if (i.detached) o.spawnClaudeCodeProcess = detachedSpawn(i.stderr);
   if (i.additionalDirectories?.length) o.additionalDirectories = i.additionalDirectories;
+  if (i.sandbox) o.sandbox = i.sandbox;
   if (i.resume) {
     o.resume = i.resume;
     if (i.fork) o.forkSession = true;

@@ -14,12 +14,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionStore } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError, errorText } from '../errors.js';
-import { FileRunRecords, RunLayout, type RunRecords } from '../state/index.js';
+import { FileRunRecords, RunLayout, writeFileAtomic, type RunRecords } from '../state/index.js';
 import { configHome, projectDirName, projectIdentity, requireCredentials, resolveEnv, storeSetting, type EnvMap, type ResolvedEnv } from '../config/index.js';
 import { pluginDirsFromEnv } from '../skills/index.js';
 import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../store/index.js';
 import { PostgresRunRecords, PostgresSessionStore } from '../store/postgres/index.js';
-import { guardHooks, Workbench } from '../guards/index.js';
+import { guardHooks, Workbench, sandboxMissing, type GuardedSpec, sandboxSettings, secretFilePaths, secretVarNames, type NetPolicy } from '../guards/index.js';
 import { detectLang, maskSecret, type Lang } from '../config/index.js';
 import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
 import { event, type EventSink } from './events.js';
@@ -27,7 +27,7 @@ import { Generations, type Emit } from './handoff.js';
 import { DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, resilienceFromEnv, type ResilienceOptions } from './resilience.js';
 import { INTERRUPT_NOTE, retryable, sleep, waitOnline } from './recover.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
-import { beginRun, buildOptions, childEnv, compactEnv, forgetLocalTranscripts, mergeHooks, newSessionId, privateConfigDir } from './options.js';
+import { beginRun, buildOptions, childEnv, compactEnv, forgetLocalTranscripts, mergeHooks, newSessionId, privateConfigDir, privateTmpDir, removeTmpDirs } from './options.js';
 import { SkillKit } from './skills.js';
 import type { AgentSpec, Hooks } from './spec.js';
 import { handoffPolicy, modelMismatch, thresholds, type HandoffPolicy } from './window.js';
@@ -96,6 +96,19 @@ export interface RuntimeOptions {
    */
   plugins?: string[];
   skills?: boolean;
+  /**
+   * The OS sandbox (bubblewrap on Linux) around every command a model runs — the floor under the
+   * allowlists. Default on; flower refuses to start when it cannot run. `false` (`--no-sandbox`) runs
+   * with the allowlists and the glance classifier alone, and says so once.
+   */
+  sandbox?: false | SandboxPolicy;
+  /** the network for commands of roles that write (`--net on|off|HOST,…`; default 'on'); read-only roles never have one */
+  net?: NetPolicy;
+}
+
+export interface SandboxPolicy {
+  /** more folders commands of writing roles may write (absolute, or relative to the current directory) */
+  allowWrite?: readonly string[];
 }
 
 export interface RunOptions {
@@ -155,12 +168,36 @@ export class Runtime {
   private total = 0;
   /** project, personal and plugin skills, discovered once */
   readonly skills: SkillKit;
+  /** every step runs inside the OS sandbox (recorded as `sandboxed` on its manifest row) */
+  readonly sandboxed: boolean;
+  private readonly sandboxPolicy: SandboxPolicy;
+  private readonly net: NetPolicy;
+  private readonly tmpDir: string;
+  private readonly secretVars: string[];
+  private readonly secretFiles: string[];
 
   constructor(o: RuntimeOptions = {}) {
     const env = o.env ?? process.env;
     this.warn = o.onWarning ?? ((m) => process.stderr.write(`! ${m}\n`));
     this.resolved = resolveEnv(env);
     requireCredentials(this.resolved);
+    this.sandboxed = o.sandbox !== false;
+    this.sandboxPolicy = o.sandbox === false ? {} : (o.sandbox ?? {});
+    this.net = o.net ?? 'on';
+    if (this.sandboxed) {
+      const missing = sandboxMissing(process.platform, this.resolved.env.PATH ?? process.env.PATH ?? '');
+      if (missing) {
+        throw new ConfigError('no-sandbox', `${missing}. To run without it (commands then run with your own permissions, held only by flower's allowlists), pass --no-sandbox.`);
+      }
+    } else if (!warnedUnsandboxed) {
+      warnedUnsandboxed = true;
+      this.warn('sandbox OFF (--no-sandbox): commands the model runs are held only by flower\'s allowlists and glance classifier, not by the OS');
+    }
+    this.secretVars = secretVarNames(this.resolved.env, Object.keys(this.resolved.env).filter((k) => env[k] === undefined));
+    // the files themselves and, for a link, what it points to: both spellings must be refused
+    this.secretFiles = [...new Set(secretFilePaths(this.resolved.lookedIn).flatMap((f) => {
+      try { return [f, fs.realpathSync(f)]; } catch { return [f]; }
+    }))];
     this.layout = o.layout ?? RunLayout.of({
       ...(o.workspace !== undefined ? { workspace: o.workspace } : {}),
       ...(o.runDir !== undefined ? { runDir: o.runDir } : {}),
@@ -170,12 +207,14 @@ export class Runtime {
     this.runDir = this.layout.runDir;
     for (const [what, dir] of [['workspace', this.workspace], ['run dir', this.runDir]] as const) {
       try {
-        fs.mkdirSync(dir, { recursive: true });
+        // a new run dir is private (sessions.db holds every tool output); an existing folder keeps its mode
+        fs.mkdirSync(dir, { recursive: true, ...(what === 'run dir' ? { mode: 0o700 } : {}) });
         fs.accessSync(dir, fs.constants.W_OK);
       } catch (e) {
         throw new ConfigError('unwritable-dir', `cannot use ${dir} as the ${what}: ${errorText(e)}. Choose another with ${what === 'run dir' ? '-r/--run-dir' : '-w/--workspace'}.`, { path: dir, cause: e });
       }
     }
+    ignoreRunDir(this.runDir, this.workspace);
     this.runId = newRunId();
     // FLOWER_STORE (process env or .env files; the CLI's --store sets it) and FLOWER_PROJECT
     const where = storeSetting(this.resolved.env);
@@ -194,6 +233,7 @@ export class Runtime {
     this.workbench = o.workbench instanceof Workbench ? o.workbench
       : o.workbench ? new Workbench(this.workspace, { root: this.layout.root, ...(o.lang ? { lang: o.lang } : {}) }) : undefined;
     this.workbench?.ensure();
+    this.tmpDir = privateTmpDir();
     this.cliRetries = o.cliRetries ?? posNum(env.FLOWER_CLI_RETRIES) ?? 0;
     this.watchdogS = o.watchdogS ?? posNum(env.FLOWER_WATCHDOG) ?? 300;
     // from the RESOLVED env: a FLOWER_WINDOW that lives only in .env must count
@@ -279,6 +319,7 @@ export class Runtime {
     const result: StepResult = {
       step, session_id: null, ok: false, cost_usd: 0, num_turns: 0, text: '', error: null,
       started_at: new Date().toISOString(), ended_at: null, attempts: 0, errors: [], resumed: false, retired: [], context: 0,
+      sandboxed: this.sandboxed,
     };
     // the index is held before the write is awaited: a signal during the write still rescues this row
     this.inflight = { result, index: this.manifest.nextIndex() };
@@ -417,17 +458,37 @@ export class Runtime {
   ): Promise<AttemptOutcome> {
     // a resumed (or forked) session reports its cost since the session began, not since this attempt
     const before = o.resume ? await this.costSoFar(o.resume) : 0;
-    const env = childEnv({ base: this.resolved.env, spec, maxRetries: this.cliRetries, extra: { ...compactEnv(spec, this.hand.enabled), ...this.projectEnv } });
+    const env = childEnv({ base: this.resolved.env, spec, maxRetries: this.cliRetries, extra: { ...compactEnv(spec, this.hand.enabled), ...this.projectEnv }, tmpDir: this.tmpDir, scrub: !this.sandboxed });
     const wb = this.workbench;
     const skills = this.skills.plan(spec);
     // the walls are hooks, never prompt wording: every role gets its guards, whatever the caller passed
-    const hooks = mergeHooks(guardHooks(spec, { ...(wb ? { workbench: wb } : {}), lang: this.lang }), this.skills.hooks(skills), o.hooks);
+    // the sandbox is per session: a coordinator whose workers write gets their floor, and its own glances a read-only one
+    const nested = this.sandboxed && spec.delegateOnly && spec.glance && spec.floor === 'workspace';
+    // the allowlist knows the tools the skills plan adds (Skill, a plugin's MCP tools), per thread
+    const walled: GuardedSpec = {
+      allowedTools: [...spec.allowedTools, ...skills.main.tools], disallowedTools: spec.disallowedTools,
+      delegateOnly: spec.delegateOnly, glance: spec.glance,
+      ...(spec.agents ? { agents: Object.fromEntries(Object.entries(spec.agents).map(([type, def]) => {
+        const extra = skills.agents[type]?.tools ?? [];
+        return [type, extra.length && def.tools ? { ...def, tools: [...def.tools, ...extra] } : def];
+      })) } : {}),
+    };
+    const hooks = mergeHooks(guardHooks(walled, { ...(wb ? { workbench: wb } : {}), lang: this.lang, secretFiles: this.secretFiles, wrapGlances: nested }), this.skills.hooks(skills), o.hooks);
+    const sandbox = this.sandboxed ? sandboxSettings({
+      nestedGlances: nested,
+      floor: spec.floor, workspace: this.workspace, workbench: wb?.root, runDir: this.runDir, tmpDir: this.tmpDir, net: this.net,
+      extraWrite: (this.sandboxPolicy.allowWrite ?? []).map((p) => path.resolve(p)),
+      secretVars: this.secretVars, secretFiles: this.secretFiles.filter((f) => fs.existsSync(f)),
+    }) : undefined;
     const options = buildOptions({
       spec, cwd: this.workspace, store: this.store, env, abortController: new AbortController(),
       ...(o.resume ? { resume: o.resume } : {}), ...(o.fork ? { fork: true } : {}), ...(o.resumeAt ? { resumeAt: o.resumeAt } : {}),
       ...(o.sessionId ? { sessionId: o.sessionId } : {}), ...(hooks ? { hooks } : {}),
       ...(wb?.external ? { additionalDirectories: [wb.root] } : {}),
       ...(this.detachChildren ? { detached: true } : {}),
+      ...(sandbox ? { sandbox } : {}),
+      secretFiles: this.secretFiles,
+      secretVars: this.secretVars,
     });
     this.skills.apply(options, skills);
     o.onSkills?.(skills.record);
@@ -535,8 +596,24 @@ export class Runtime {
     this.live.clear();
     try { this.store.close(); } catch { /* already closed */ }
     if (this.records instanceof PostgresRunRecords) this.records.close();
+    removeTmpDirs(this.tmpDir);
   }
 }
+
+/**
+ * A run dir inside the workspace gets a `.gitignore` of `*` (never overwritten): sessions.db and the
+ * manifest hold tool output, and a worker's `git add -A` must not commit them.
+ */
+function ignoreRunDir(runDir: string, workspace: string): void {
+  const rel = path.relative(workspace, runDir);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return;
+  const file = path.join(runDir, '.gitignore');
+  if (fs.existsSync(file)) return;
+  try { writeFileAtomic(file, '# written by flower: sessions, manifest and lineage hold tool output\n*\n', 0o600); } catch { /* read-only: the files stay private anyway */ }
+}
+
+/** --no-sandbox is said once per process, however many Runtimes (side questions) it makes. */
+let warnedUnsandboxed = false;
 
 /** A person can interrupt many times, but a stuck flag must not loop forever. */
 const MAX_HUMAN_INTERRUPTS = 100;

@@ -6,6 +6,7 @@
 import type { AgentDefinition, HookCallbackMatcher, HookEvent, McpServerConfig, PermissionMode } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError } from '../errors.js';
 import type { SkillSelection } from '../skills/index.js';
+import type { Floor } from '../guards/sandbox.js';
 
 export type Hooks = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
 
@@ -26,7 +27,10 @@ export interface CompactPolicy {
 export interface AgentSpecOptions {
   name: string;
   instructions?: string;
-  /** tools that need no approval — NOT an exclusive list (the SDK still offers the others); guards enforce */
+  /**
+   * The role's tools: an allowlist. The main thread may use these and nothing else (the allowlist hook
+   * denies the rest, tools the binary adds later included); each declared agent may use its own `tools`.
+   */
   allowedTools?: string[];
   /** removed from the session entirely, subagents included */
   disallowedTools?: string[];
@@ -54,6 +58,23 @@ export interface AgentSpecOptions {
   skills?: SkillSelection;
   /** plugins (by `plugin.json` name or folder) whose skills and MCP tools this agent may use */
   plugins?: string[];
+  /**
+   * The OS sandbox floor for this session's commands: 'read-only' (the workspace cannot be written, no
+   * network) or 'workspace' (write the workspace, the workbench and a private temp folder; network per
+   * the Runtime's `net`). Default: 'workspace' when the spec or a declared agent has a tool that writes.
+   */
+  floor?: Floor;
+}
+
+/** Tools that change files or run commands: a session with any of them gets the workspace floor by default. */
+const WRITING_TOOLS: readonly string[] = ['Bash', 'Write', 'Edit', 'NotebookEdit', 'MultiEdit', 'PowerShell'];
+const writes = (tools: readonly string[] | undefined): boolean => (tools ?? WRITING_TOOLS).some((t) => WRITING_TOOLS.includes(t.split('(')[0]!.trim()));
+
+/** The default floor: read-only unless the role (when it works itself) or one of its agents can write. */
+export function defaultFloor(o: Pick<AgentSpecOptions, 'allowedTools' | 'delegateOnly' | 'agents'>): Floor {
+  const own = !o.delegateOnly && writes(o.allowedTools ?? []);
+  const agents = Object.values(o.agents ?? {}).some((a) => writes(a.tools));
+  return own || agents ? 'workspace' : 'read-only';
 }
 
 export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto'];
@@ -78,6 +99,9 @@ export class AgentSpec {
   readonly delegateOnly: boolean;
   readonly skills?: SkillSelection;
   readonly plugins?: readonly string[];
+  readonly floor: Floor;
+  /** set by the caller (kept by `with`), or derived from the tools (re-derived by `with`) */
+  readonly #floorGiven: Floor | undefined;
 
   constructor(o: AgentSpecOptions) {
     if (!o || typeof o.name !== 'string' || !o.name.trim()) {
@@ -115,6 +139,11 @@ export class AgentSpec {
       this.skills = o.skills === 'all' ? 'all' : [...o.skills];
     }
     if (o.plugins !== undefined) this.plugins = [...o.plugins];
+    if (o.floor !== undefined && o.floor !== 'read-only' && o.floor !== 'workspace') {
+      throw new ConfigError('bad-spec', `AgentSpec '${o.name}': floor must be 'read-only' or 'workspace', got ${String(o.floor)}.`);
+    }
+    this.#floorGiven = o.floor;
+    this.floor = o.floor ?? defaultFloor(o);
   }
 
   /** A copy with some fields replaced (specs are values; roles derive variants from them). */
@@ -135,6 +164,7 @@ export class AgentSpec {
       workbench: this.workbench,
       delegateOnly: this.delegateOnly,
     };
+    if (this.#floorGiven !== undefined) o.floor = this.#floorGiven;
     if (this.model !== undefined) o.model = this.model;
     if (this.effort !== undefined) o.effort = this.effort;
     if (this.maxTurns !== undefined) o.maxTurns = this.maxTurns;

@@ -117,7 +117,8 @@ export class FileRunRecords implements RunRecords {
         if (!(e instanceof StateCorrupt && e.code === 'STATE_CORRUPT')) throw e;
         if (e.keptAt) o.onNotice?.({ kind: 'corrupt', path: this.paths.manifest, keptAt: e.keptAt, reason: e.message });
       }
-      writeJsonAtomic(this.paths.manifest, [...others, ...rows]);
+      // rows quote tool output and errors: private
+      writeJsonAtomic(this.paths.manifest, [...others, ...rows], 0o600);
     });
   }
 

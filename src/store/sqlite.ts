@@ -1,7 +1,7 @@
 // SqliteSessionStore: the SDK's SessionStore on one SQLite file (`<runDir>/sessions.db`).
 // Rows are append-only: later layers (trim/prune on resume) filter what `load()` returns in
 // their own wrappers, so a later resume can apply a different policy to the same history.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { foldSessionSummary } from '@anthropic-ai/claude-agent-sdk';
@@ -75,7 +75,11 @@ export class SqliteSessionStore implements SessionStore {
 
   constructor(path: string) {
     this.path = path;
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      // it holds every tool output of every session: private (SQLite gives -wal/-shm the main file's mode)
+      privateFile(path);
+    }
     let db: Database.Database;
     try {
       db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
@@ -337,5 +341,13 @@ export class SqliteSessionStore implements SessionStore {
 
   close(): void {
     if (this.db.open) this.db.close();
+  }
+}
+
+/** Create `file` 0600 if absent, or narrow an existing one (and its -wal/-shm) to 0600. */
+function privateFile(file: string): void {
+  try { closeSync(openSync(file, 'a', 0o600)); } catch { return; /* unwritable: opening it reports that */ }
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try { chmodSync(f, 0o600); } catch { /* absent */ }
   }
 }

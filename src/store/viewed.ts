@@ -32,7 +32,7 @@ export function spillWriter(workspace: string, dir = RunLayout.of({ workspace })
     const abs = path.join(dir, spillFileName(text));
     const rel = path.relative(workspace, abs);
     // a spill copy is made again from sessions.db on every resume, so it needs no fsync (bench: ~0.5 s on 373 files)
-    if (!fs.existsSync(abs)) writeFileAtomic(abs, text, undefined, { fsync: false });
+    if (!fs.existsSync(abs)) writeFileAtomic(abs, text, 0o600, { fsync: false });
     return rel;
   };
 }

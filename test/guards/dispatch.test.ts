@@ -15,13 +15,13 @@ const def = (): AgentDefinition => ({ description: 'builds', prompt: 'build', to
 
 // [behaviour, spec options, workbench?, spill threshold, plan]
 const PLANS: Array<[string, ConstructorParameters<typeof AgentSpec>[0], boolean, number | undefined, string[]]> = [
-  ['a plain role without a workbench gets only the whitelist', { name: 'a' }, false, undefined, ['whitelist']],
-  ['a plain role with a workbench also spills and indexes', { name: 'a' }, true, undefined, ['whitelist', 'spill', 'index']],
-  ['a delegating role without a workbench still gets its wall', { name: 'c', delegateOnly: true }, false, undefined, ['delegate']],
-  ['a delegating role with a workbench', { name: 'c', delegateOnly: true }, true, undefined, ['delegate', 'spill', 'index']],
-  ['spill threshold 0 keeps the index but not the spill', { name: 'a' }, true, 0, ['whitelist', 'index']],
-  ['an isolated worker adds the isolate guard', { name: 'c', delegateOnly: true, agents: { w: isolated(def()) } }, false, undefined, ['delegate', 'isolate']],
-  ['workers without the mark add nothing', { name: 'c', delegateOnly: true, agents: { w: def() } }, false, undefined, ['delegate']],
+  ['a plain role without a workbench gets only the allowlist', { name: 'a' }, false, undefined, ['allowlist']],
+  ['a plain role with a workbench also spills and indexes', { name: 'a' }, true, undefined, ['allowlist', 'spill', 'index']],
+  ['a delegating role without a workbench still gets its wall', { name: 'c', delegateOnly: true }, false, undefined, ['allowlist']],
+  ['a delegating role with a workbench', { name: 'c', delegateOnly: true }, true, undefined, ['allowlist', 'spill', 'index']],
+  ['spill threshold 0 keeps the index but not the spill', { name: 'a' }, true, 0, ['allowlist', 'index']],
+  ['an isolated worker adds the isolate guard', { name: 'c', delegateOnly: true, agents: { w: isolated(def()) } }, false, undefined, ['allowlist', 'isolate']],
+  ['workers without the mark add nothing', { name: 'c', delegateOnly: true, agents: { w: def() } }, false, undefined, ['allowlist']],
 ];
 
 for (const [name, o, withWb, threshold, plan] of PLANS) {
@@ -36,17 +36,18 @@ for (const [name, o, withWb, threshold, plan] of PLANS) {
   });
 }
 
-test('dispatcher: the installed hooks decide as their guards do (whitelist reads the spec\'s allowedTools)', async () => {
+test('dispatcher: the installed hooks decide as their guards do (the allowlist reads the spec\'s allowedTools and its agents\' tools)', async () => {
   const judge = new AgentSpec({ name: 'j', allowedTools: ['Read', 'Bash'] });
   const [wall] = guardHooks(judge, { lang: 'en' }).PreToolUse!;
   assert.equal(specific(await fire(wall!, pre('Bash', { command: 'make' }))), undefined, 'Bash is allowed for this judge');
   assert.equal(specific(await fire(wall!, pre('Write', { file_path: '/x', content: '' })))?.permissionDecision, 'deny');
-  const coord = new AgentSpec({ name: 'c', delegateOnly: true, glance: true, allowedTools: ['Agent', 'Bash'] });
+  const coord = new AgentSpec({ name: 'c', delegateOnly: true, glance: true, allowedTools: ['Agent', 'Bash'], agents: { w: def() } });
   const [dg] = guardHooks(coord, { lang: 'en' }).PreToolUse!;
   assert.equal(specific(await fire(dg!, pre('Bash', { command: 'make' })))?.permissionDecision, 'deny', 'Bash in allowedTools does not open the wall');
   assert.equal(specific(await fire(dg!, pre('Bash', { command: 'ls' }))), undefined);
-  assert.equal(specific(await fire(dg!, pre('Bash', { command: 'make' }, { agentId: SUB }))), undefined);
-  const noGlance = coord.with({ glance: false });
+  assert.equal(specific(await fire(dg!, pre('Bash', { command: 'make' }, { agentId: SUB, agentType: 'w' }))), undefined, 'the declared worker runs its Bash');
+  assert.equal(specific(await fire(dg!, pre('Bash', { command: 'make' }, { agentId: SUB, agentType: 'general-purpose' })))?.permissionDecision, 'deny', 'an undeclared agent type has no tools');
+  const noGlance = coord.with({ glance: false, allowedTools: ['Agent'] });
   const [dg2] = guardHooks(noGlance, { lang: 'en' }).PreToolUse!;
   assert.equal(specific(await fire(dg2!, pre('Bash', { command: 'ls' })))?.permissionDecision, 'deny');
 });

@@ -3,11 +3,11 @@ import type { HookCallbackMatcher, HookInput, HookJSONOutput } from '@anthropic-
 
 export const SUB = 'af7074d35c12928df';
 
-export function pre(tool: string, input: unknown, o: { agentId?: string; cwd?: string } = {}): HookInput {
+export function pre(tool: string, input: unknown, o: { agentId?: string; agentType?: string; cwd?: string } = {}): HookInput {
   return {
     hook_event_name: 'PreToolUse', session_id: 's', transcript_path: '/dev/null', cwd: o.cwd ?? '/tmp',
     tool_name: tool, tool_input: input, tool_use_id: 'toolu_1',
-    ...(o.agentId ? { agent_id: o.agentId, agent_type: 'general-purpose' } : {}),
+    ...(o.agentId ? { agent_id: o.agentId, agent_type: o.agentType ?? 'general-purpose' } : {}),
   } as HookInput;
 }
 
@@ -22,7 +22,8 @@ export function post(tool: string, input: unknown, response: unknown, o: { agent
 /** Run a matcher's hooks the way the harness would, if its matcher accepts the tool. */
 export async function fire(m: HookCallbackMatcher, input: HookInput): Promise<HookJSONOutput[]> {
   const tool = 'tool_name' in input ? String(input.tool_name) : '';
-  if (m.matcher && !m.matcher.split('|').includes(tool)) return [];
+  // as the binary reads a matcher: names joined by `|` are an exact list, anything else a regex
+  if (m.matcher && (/^[\w|]+$/.test(m.matcher) ? !m.matcher.split('|').includes(tool) : !new RegExp(m.matcher).test(tool))) return [];
   const signal = new AbortController().signal;
   return Promise.all(m.hooks.map((h) => h(input, 'toolu_1', { signal })));
 }

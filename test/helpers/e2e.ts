@@ -84,8 +84,11 @@ export function readJson<T = unknown>(file: string): T {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
 }
 
-/** The role:text lines of a request's messages, for asserting what the model saw. */
+/**
+ * The role:text lines of a request's conversation, for asserting what the model saw. Role-`system`
+ * notes the binary appends (under the sandbox, its configuration after each resume) are left out.
+ */
 export function transcriptOf(body: unknown): string[] {
-  const msgs = (body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
+  const msgs = ((body as { messages?: { role: string; content: unknown }[] }).messages ?? []).filter((m) => m.role !== 'system');
   return msgs.map((m) => `${m.role}:${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`);
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { McpServerConfig } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError } from '../../src/errors.js';
-import { guardPlan, wantsIsolation } from '../../src/guards/index.js';
+import { guardPlan, sessionTools, wantsIsolation } from '../../src/guards/index.js';
 import {
   CLARIFIER_RULES, COORDINATOR_RULES, JUDGE_RULES, ORACLE_RULES, REPORT_CONTRACT, WORKER_RULES,
   clarifier, coordinator, judge, oracle, worker,
@@ -11,34 +11,40 @@ import {
 const server = { type: 'stdio', command: 'true' } as McpServerConfig;
 const channel = { server, toolNames: ['mcp__human__ask', 'mcp__human__inbox', 'mcp__human__submit_brief'] };
 
-test('a coordinator may glance, dispatch, track and read; it is delegate-only in acceptEdits mode', () => {
+test('a coordinator may glance, dispatch, track and read — its allowlist; it is delegate-only in acceptEdits mode', () => {
   const w = { builder: worker('builds things', 'You build.', { lang: 'en' }) };
   const c = coordinator('work', 'Ship it.', w, { lang: 'en' });
-  assert.deepEqual(c.allowedTools, ['Agent', 'TodoWrite', 'Read', 'Bash']);
+  assert.deepEqual(c.allowedTools, ['Agent', 'SendMessage', 'TodoWrite', 'Read', 'Glob', 'Grep', 'Bash']);
   assert.equal(c.permissionMode, 'acceptEdits');
   assert.equal(c.delegateOnly, true);
   assert.equal(c.glance, true);
   assert.equal(c.agents, w);
+  assert.equal(c.floor, 'workspace', 'its workers write, and they share its sandbox');
   assert.ok(c.instructions.startsWith(COORDINATOR_RULES.en));
   assert.ok(c.instructions.endsWith('Ship it.'), 'user instructions come after the rules');
-  assert.deepEqual(guardPlan(c), ['delegate']);
+  assert.deepEqual(guardPlan(c), ['allowlist']);
 });
 
-test('without glance the coordinator still pre-approves Bash for its workers (a subagent asks the parent\'s rules)', () => {
+test('without glance the coordinator has no Bash of its own; the session still pre-approves its workers\' tools (a subagent asks the session\'s rules)', () => {
   const c = coordinator('work', '', { w: worker('w', 'p', { lang: 'en' }) }, { glance: false, lang: 'en' });
   assert.equal(c.glance, false);
-  assert.deepEqual(c.allowedTools, ['Agent', 'TodoWrite', 'Read', 'Bash']);
-  const none = coordinator('work', '', { w: worker('w', 'p', { tools: ['Read', 'Write'], lang: 'en' }) }, { glance: false, lang: 'en' });
-  assert.deepEqual(none.allowedTools, ['Agent', 'TodoWrite', 'Read'], 'no worker runs Bash: none approved');
+  assert.ok(!c.allowedTools.includes('Bash'));
+  assert.deepEqual(sessionTools(c).filter((t) => ['Bash', 'Write', 'Edit'].includes(t)).sort(), ['Bash', 'Edit', 'Write']);
+  const readers = coordinator('work', '', { w: worker('w', 'p', { tools: ['Read', 'Grep'], lang: 'en' }) }, { glance: false, lang: 'en' });
+  assert.ok(!sessionTools(readers).includes('Bash'), 'no worker runs Bash: none approved');
+  assert.equal(readers.floor, 'read-only', 'no one in the session writes: the workspace is read-only under its commands');
 });
 
-test('the workers\' web tools are merged into the coordinator\'s allowed list, once', () => {
+test('the workers\' web tools are approved for the session, once; not for the coordinator itself', () => {
   const w = {
     a: worker('a', 'p', { tools: ['Read', 'WebFetch'], lang: 'en' }),
     b: worker('b', 'p', { tools: ['WebSearch', 'WebFetch'], lang: 'en' }),
   };
   const c = coordinator('work', '', w, { lang: 'en' });
-  assert.deepEqual(c.allowedTools, ['Agent', 'TodoWrite', 'Read', 'Bash', 'WebFetch', 'WebSearch']);
+  assert.ok(!c.allowedTools.includes('WebFetch'));
+  const session = sessionTools(c);
+  assert.equal(session.filter((t) => t === 'WebFetch').length, 1);
+  assert.ok(session.includes('WebSearch'));
 });
 
 test('a channel adds its tools (ask and inbox) and its server under the name its tools use', () => {
@@ -84,7 +90,8 @@ test('a clarifier can ask and read but has no write, run or dispatch tool at all
   assert.equal(c.maxTurns, undefined);
   assert.equal(c.permissionMode, 'default');
   assert.equal(c.delegateOnly, false);
-  assert.deepEqual(guardPlan(c), ['whitelist']);
+  assert.deepEqual(guardPlan(c), ['allowlist']);
+  assert.equal(c.floor, 'read-only');
   assert.equal(c.instructions, CLARIFIER_RULES.en);
   assert.deepEqual(clarifier('c', { canRead: false, lang: 'en' }).allowedTools, []);
 });
@@ -98,7 +105,8 @@ test('a judge reads; it runs Bash only with canRun', () => {
   assert.deepEqual(r.allowedTools, ['Read', 'Glob', 'Grep', 'Bash']);
   assert.ok(!r.disallowedTools.includes('Bash'));
   assert.ok(r.disallowedTools.includes('Write'));
-  assert.deepEqual(guardPlan(r), ['whitelist']);
+  assert.deepEqual(guardPlan(r), ['allowlist']);
+  assert.equal(r.floor, 'read-only', 'it runs the artifact, never changes it');
 });
 
 test('an oracle is read-only and capped at 12 turns and $0.5 by default', () => {

@@ -1,0 +1,250 @@
+/**
+ * The allowlist wall (PreToolUse, every thread): each role declares the tools it may use, and each
+ * declared worker its own (`AgentDefinition.tools`); a call to anything else is denied with a sentence
+ * saying what to do instead. Tools the binary adds later are therefore denied by default — the
+ * deny-list this replaces let a coordinator use EnterWorktree, CronCreate (durable) and a built-in
+ * `general-purpose` agent (issue 10).
+ *
+ * The hook input says which thread calls: no `agent_id` = the main thread; a subagent's carries
+ * `agent_id` and `agent_type` = the name it was dispatched under (verified on binary 2.1.332).
+ *
+ * Beyond the tool name: an `Agent` call may only name a declared agent; a delegate-only role's own Bash
+ * must be a read-only glance (guards/ephemeral); no Bash may ask to leave the sandbox; and Read / Grep /
+ * Glob may not touch a credential file, in any thread.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AgentDefinition, HookCallback, HookCallbackMatcher } from '@anthropic-ai/claude-agent-sdk';
+import { detectLang, type Lang } from '../config/lang.js';
+import { judgeEphemeral } from './ephemeral.js';
+import { deny, HANDS_ON_TOOLS, pass, ruleTool, toolCall } from './common.js';
+import { GUARD_TEXT, textFor } from './messages.js';
+
+/** Harness plumbing every thread needs: loading a deferred tool's schema (MCP tools, Glob, Grep…) changes nothing. */
+export const ALWAYS_ALLOWED: readonly string[] = Object.freeze(['ToolSearch']);
+
+/** Tools a worker gets when its definition lists none (the SDK would give it everything). */
+export const DEFAULT_WORKER_TOOLS: readonly string[] = Object.freeze(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']);
+
+/** A set of tool names plus `mcp__server` / `mcp__server__*` prefixes (the SDK's spelling for "all of a server's tools"). */
+export interface ToolSet {
+  readonly names: ReadonlySet<string>;
+  readonly prefixes: readonly string[];
+}
+
+export function toolSet(list: readonly string[], minus: readonly string[] = []): ToolSet {
+  const names = new Set<string>(ALWAYS_ALLOWED);
+  const prefixes: string[] = [];
+  for (const rule of list) {
+    const t = ruleTool(rule);
+    if (!t) continue;
+    const rest = t.startsWith('mcp__') ? t.slice(5) : undefined;
+    if (rest !== undefined && rest.endsWith('__*')) prefixes.push(`mcp__${rest.slice(0, -3)}__`);
+    else if (rest !== undefined && rest && !rest.includes('__')) prefixes.push(`mcp__${rest}__`);
+    else names.add(t);
+  }
+  for (const m of minus) names.delete(ruleTool(m));
+  return { names, prefixes };
+}
+
+export const hasTool = (s: ToolSet, tool: string): boolean => s.names.has(tool) || s.prefixes.some((p) => tool.startsWith(p));
+
+/** Everything the wall decides from, computed once per spec (the hot path only looks things up). */
+export interface ToolPolicy {
+  /** the role's own tools (main thread) */
+  readonly main: ToolSet;
+  /** declared agents by name → their tools */
+  readonly agents: ReadonlyMap<string, ToolSet>;
+  /** the main thread delegates: hands-on tools are refused with "dispatch a worker" */
+  readonly delegateOnly: boolean;
+  /** the main thread's Bash must be a read-only glance */
+  readonly glanceOnly: boolean;
+  /** absolute paths of credential files (and their realpaths) no tool may read */
+  readonly secretFiles: readonly string[];
+  /** rewrites an allowed main-thread glance so it runs read-only (sandbox.glanceWrap), when the session's floor is writable */
+  readonly wrapGlance?: ((command: string) => string) | undefined;
+  readonly lang: Lang;
+}
+
+export interface PolicySpec {
+  readonly allowedTools: readonly string[];
+  readonly disallowedTools?: readonly string[];
+  readonly delegateOnly: boolean;
+  readonly glance: boolean;
+  readonly agents?: Readonly<Record<string, AgentDefinition>> | undefined;
+}
+
+export function toolPolicy(spec: PolicySpec, o: { secretFiles?: readonly string[]; lang?: Lang; wrapGlance?: (command: string) => string } = {}): ToolPolicy {
+  const agents = new Map<string, ToolSet>();
+  for (const [name, def] of Object.entries(spec.agents ?? {})) {
+    agents.set(name, toolSet(def.tools ?? DEFAULT_WORKER_TOOLS, [...(def.disallowedTools ?? []), ...(spec.disallowedTools ?? [])]));
+  }
+  const main = toolSet(spec.allowedTools, spec.disallowedTools ?? []);
+  return {
+    main,
+    agents,
+    delegateOnly: spec.delegateOnly,
+    // a delegate-only role without Bash in its list never reaches the classifier: the name check denies first
+    glanceOnly: spec.delegateOnly,
+    secretFiles: [...new Set(o.secretFiles ?? [])],
+    ...(o.wrapGlance ? { wrapGlance: o.wrapGlance } : {}),
+    lang: o.lang ?? detectLang(),
+  };
+}
+
+/**
+ * The tools the SDK should pre-approve for this session (`allowedTools`): the role's own plus every
+ * declared worker's, because subagents ask the session's rules. The wall narrows each thread to its own.
+ */
+export function sessionTools(spec: PolicySpec): string[] {
+  const out = new Set<string>([...spec.allowedTools, ...ALWAYS_ALLOWED]);
+  for (const def of Object.values(spec.agents ?? {})) for (const t of def.tools ?? DEFAULT_WORKER_TOOLS) out.add(t);
+  for (const t of spec.disallowedTools ?? []) out.delete(t);
+  return [...out];
+}
+
+export interface Decision {
+  allow: boolean;
+  reason?: string;
+  /** allowed with this input instead (a glance wrapped read-only) */
+  updatedInput?: Record<string, unknown>;
+}
+
+const ALLOW: Decision = Object.freeze({ allow: true });
+const str = (o: unknown, k: string): string | undefined => {
+  const v = o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined;
+  return typeof v === 'string' ? v : undefined;
+};
+
+/** Does this Read / Grep / Glob input name a credential file, through a link or a glob that can match one? (one realpath: cheap I/O) */
+export function touchesSecret(tool: string, input: unknown, cwd: string, secretFiles: readonly string[]): string | undefined {
+  if (!secretFiles.length) return undefined;
+  const targets: string[] = [];
+  if (tool === 'Read') targets.push(str(input, 'file_path') ?? '');
+  else if (tool === 'Grep' || tool === 'Glob') {
+    const root = path.resolve(cwd, str(input, 'path') ?? '.');
+    // a search rooted at the file itself, or a pattern / glob that names a credential file's basename
+    targets.push(root);
+    for (const k of ['glob', 'pattern']) {
+      const g = str(input, k);
+      if (g && tool === 'Glob' && k === 'pattern') targets.push(path.resolve(root, g));
+      if (g && k === 'glob') targets.push(path.resolve(root, g));
+    }
+  }
+  for (const t of targets) {
+    if (!t) continue;
+    const abs = path.resolve(cwd, t);
+    let real = abs;
+    // a link in the workspace pointing at a credential file reads that file
+    try { real = fs.realpathSync(abs); } catch { /* not there (or a glob): the spelled path is all there is */ }
+    for (const f of secretFiles) {
+      if (abs === f || real === f) return f;
+      // a glob such as `**/.env*` or `.env*` can match the file: compare basenames with the wildcard cut off
+      const base = path.basename(abs);
+      if (/[*?[{]/.test(base)) {
+        const stem = base.split(/[*?[{]/)[0]!;
+        if (path.basename(f).startsWith(stem) && (stem !== '' || /\.env/.test(abs))) return f;
+      }
+    }
+  }
+  return undefined;
+}
+
+const list = (s: ToolSet): string => [...s.names].filter((n) => !ALWAYS_ALLOWED.includes(n)).join(', ') || '(none)';
+
+/** The wall's decision for one call (allocation-free when allowed; only a credential-file check touches the disk). */
+export function allowlistDecision(p: ToolPolicy, tool: string, input: unknown, agentType: string | undefined, isSub: boolean, cwd: string): Decision {
+  const t = GUARD_TEXT;
+  let set = p.main;
+  if (isSub) {
+    const s = agentType !== undefined ? p.agents.get(agentType) : undefined;
+    if (!s) return { allow: false, reason: textFor(t.undeclaredThread, p.lang)(agentType ?? '?') };
+    set = s;
+  }
+  if (!hasTool(set, tool)) {
+    if (!isSub && p.delegateOnly && (HANDS_ON_TOOLS.includes(tool) || tool === 'Write' || tool === 'Edit')) {
+      return { allow: false, reason: textFor(t.delegate, p.lang)(tool) };
+    }
+    return { allow: false, reason: textFor(t.notListed, p.lang)(tool, list(set)) };
+  }
+  switch (tool) {
+    case 'Agent': {
+      const type = str(input, 'subagent_type') ?? 'general-purpose';
+      if (!p.agents.has(type)) return { allow: false, reason: textFor(t.undeclaredAgent, p.lang)(type, [...p.agents.keys()]) };
+      return ALLOW;
+    }
+    case 'Bash': {
+      const i = input as { dangerouslyDisableSandbox?: unknown } | undefined;
+      if (i && i.dangerouslyDisableSandbox === true) return { allow: false, reason: textFor(t.unsandboxed, p.lang) };
+      if (isSub || !p.glanceOnly) return ALLOW;
+      const command = str(input, 'command');
+      if (command === undefined) return { allow: false, reason: textFor(t.delegate, p.lang)(tool) };
+      const v = judgeEphemeral(command);
+      if (!v.ok) return { allow: false, reason: textFor(t.delegate, p.lang)(tool) + textFor(t.glance, p.lang)(v.reason) };
+      return p.wrapGlance ? { allow: true, updatedInput: { ...(input as Record<string, unknown>), command: p.wrapGlance(command) } } : ALLOW;
+    }
+    case 'Read':
+    case 'Grep':
+    case 'Glob': {
+      const f = touchesSecret(tool, input, cwd, p.secretFiles);
+      return f ? { allow: false, reason: textFor(t.secretFile, p.lang)(tool) } : ALLOW;
+    }
+    default:
+      return ALLOW;
+  }
+}
+
+/**
+ * Tools the hook need not see in this session: listed for EVERY thread and checked by nothing but
+ * their name. Each hook call is a round trip between the binary and flower (bench/guards.ts: ~25 ms per
+ * call on a loaded 2-core box), so these cost nothing. `Agent` is always checked; `Bash` when the main
+ * thread may only glance. Credential files are kept from Read/Grep/Glob by the binary's own deny rules
+ * (`Read(//path)`, set by the Runtime: they also hide the file from a directory-wide Grep).
+ */
+export function unwatchedTools(p: ToolPolicy): string[] {
+  const threads = [p.main, ...p.agents.values()];
+  const out: string[] = [];
+  for (const name of p.main.names) {
+    if (name === 'Agent' || (name === 'Bash' && p.glanceOnly)) continue;
+    if (threads.every((s) => s.names.has(name))) out.push(name);
+  }
+  return out.sort();
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The hook's matcher: every tool but the unwatched ones (a negative lookahead — a matcher with regex
+ * characters is a regex to the binary; verified on 2.1.332 that `^(?!(?:Read|Glob)$)` fires for Bash and
+ * not for Read or Glob). An allowlist must see the tools nobody listed, so this never lists names to watch.
+ */
+export function allowlistMatcher(p: ToolPolicy): string | undefined {
+  const skip = unwatchedTools(p);
+  return skip.length ? `^(?!(?:${skip.map(escape).join('|')})$)` : undefined;
+}
+
+/** The PreToolUse hook, for every tool except the unwatched ones. */
+export function allowlistGuard(p: ToolPolicy): HookCallbackMatcher {
+  const hook: HookCallback = async (input) => {
+    const call = toolCall(input);
+    if (!call || call.event !== 'PreToolUse') return pass();
+    const agentType = (input as { agent_type?: unknown }).agent_type;
+    const d = allowlistDecision(p, call.toolName, call.toolInput, typeof agentType === 'string' ? agentType : undefined, call.agentId !== undefined, call.cwd);
+    if (!d.allow) return deny(d.reason!);
+    if (d.updatedInput) return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: d.updatedInput } };
+    return pass();
+  };
+  const matcher = allowlistMatcher(p);
+  return matcher ? { matcher, hooks: [hook] } : { hooks: [hook] };
+}
+
+/** A sentence-free check for tests and docs: would `tool` be denied by name alone for this thread? */
+export function listedFor(p: ToolPolicy, tool: string, agentType?: string): boolean {
+  const set = agentType === undefined ? p.main : p.agents.get(agentType);
+  return set !== undefined && hasTool(set, tool);
+}
+
+/** The binary's own deny rules for credential files: `Read(//abs/path)` covers Read, Grep and Glob, directory-wide searches included. */
+export function secretReadRules(files: readonly string[]): string[] {
+  return [...new Set(files)].filter((f) => path.isAbsolute(f)).map((f) => `Read(/${f.split(path.sep).join('/')})`);
+}

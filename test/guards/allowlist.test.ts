@@ -1,0 +1,224 @@
+/**
+ * The allowlist wall and the sandbox policy as tables: what each role's thread may call, what it is told
+ * otherwise, and the SDK sandbox settings each floor gets.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import {
+  allowlistDecision, glanceWrap, guardHooks, parseNet, sandboxMissing, sandboxSettings, secretFilePaths, secretVarNames, sessionTools,
+  secretReadRules, toolPolicy, touchesSecret, unwatchedTools, type ToolPolicy,
+} from '../../src/guards/index.js';
+import { clarifier, coordinator, judge, oracle, worker } from '../../src/roles/index.js';
+import { AgentSpec } from '../../src/runtime/index.js';
+import { scrubMcpServer } from '../../src/runtime/options.js';
+import { fire, pre, specific, SUB } from './helpers.js';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-allow-'));
+const ws = path.join(tmp, 'ws');
+fs.mkdirSync(ws);
+const envFile = path.join(tmp, 'home', '.config', 'flower', '.env');
+fs.mkdirSync(path.dirname(envFile), { recursive: true });
+fs.writeFileSync(envFile, 'ANTHROPIC_API_KEY=sk-x\n');
+fs.symlinkSync(envFile, path.join(ws, 'innocent.txt'));
+const secretFiles = [envFile, path.join(ws, '.env'), `${envFile}.previous`];
+
+const channel = { server: { type: 'stdio', command: 'true' } as const, toolNames: ['mcp__human__ask', 'mcp__human__inbox'] };
+const builder = worker('builds', 'You build.', { lang: 'en' });
+const reader = worker('reads', 'You read.', { tools: ['Read', 'Grep'], lang: 'en' });
+const coord = coordinator('work', '', { builder, reader }, { channel, lang: 'en' });
+const policies: Record<string, ToolPolicy> = {
+  coordinator: toolPolicy(coord, { secretFiles, lang: 'en' }),
+  judge: toolPolicy(judge('j', { lang: 'en' }), { secretFiles, lang: 'en' }),
+  runner: toolPolicy(judge('j', { canRun: true, lang: 'en' }), { secretFiles, lang: 'en' }),
+  clarifier: toolPolicy(clarifier('c', { channel, lang: 'en' }), { secretFiles, lang: 'en' }),
+  oracle: toolPolicy(oracle({ lang: 'en' }), { secretFiles, lang: 'en' }),
+  custom: toolPolicy(new AgentSpec({ name: 'x', allowedTools: ['Bash(git:*)', 'Read', 'mcp__tools'] }), { secretFiles, lang: 'en' }),
+};
+
+type Row = [role: string, thread: string | undefined, tool: string, input: Record<string, unknown>, allowed: boolean, says?: RegExp];
+const R = (file: string) => path.join(ws, file);
+const ROWS: Row[] = [
+  // the coordinator: its own list, by name — everything else, future tools included, is denied with a way forward
+  ['coordinator', undefined, 'Agent', { subagent_type: 'builder', prompt: 'p', description: 'd' }, true],
+  ['coordinator', undefined, 'Agent', { subagent_type: 'reader', prompt: 'p', description: 'd' }, true],
+  ['coordinator', undefined, 'Agent', { subagent_type: 'general-purpose', prompt: 'p', description: 'd' }, false, /no worker called general-purpose.*builder, reader/],
+  ['coordinator', undefined, 'Agent', { prompt: 'p', description: 'd' }, false, /general-purpose/],
+  ['coordinator', undefined, 'Agent', { subagent_type: 'Explore', prompt: 'p', description: 'd' }, false, /Explore/],
+  ['coordinator', undefined, 'Agent', { subagent_type: 'claude', prompt: 'p', description: 'd' }, false, /claude/],
+  ['coordinator', undefined, 'Read', { file_path: R('a.md') }, true],
+  ['coordinator', undefined, 'Glob', { pattern: '*.ts' }, true],
+  ['coordinator', undefined, 'Grep', { pattern: 'x' }, true],
+  ['coordinator', undefined, 'TodoWrite', { todos: [] }, true],
+  ['coordinator', undefined, 'SendMessage', { to: 'a1', message: 'go on' }, true],
+  ['coordinator', undefined, 'ToolSearch', { query: 'select:Glob' }, true],
+  ['coordinator', undefined, 'mcp__human__ask', { question: 'q' }, true],
+  ['coordinator', undefined, 'mcp__human__inbox', {}, true],
+  ['coordinator', undefined, 'mcp__other__ask', {}, false, /not one of this role's tools/],
+  ['coordinator', undefined, 'Bash', { command: 'git status' }, true],
+  ['coordinator', undefined, 'Bash', { command: 'rm -rf x' }, false, /Dispatch a worker.*read-only glances/s],
+  ['coordinator', undefined, 'Bash', { command: 'ls', dangerouslyDisableSandbox: true }, false, /only inside the sandbox/],
+  ['coordinator', undefined, 'Bash', {}, false, /Dispatch a worker/],
+  ['coordinator', undefined, 'Write', { file_path: R('x'), content: '' }, false, /Dispatch a worker/],
+  ['coordinator', undefined, 'Edit', { file_path: R('x') }, false, /Dispatch a worker/],
+  ['coordinator', undefined, 'NotebookEdit', { notebook_path: R('n.ipynb') }, false, /Dispatch a worker/],
+  ['coordinator', undefined, 'EnterWorktree', { name: 'x' }, false, /EnterWorktree is not one of this role's tools \(Agent, SendMessage, TodoWrite, Read, Glob, Grep, Bash, mcp__human__ask, mcp__human__inbox\)/],
+  ['coordinator', undefined, 'CronCreate', { cron: '* * * * *', prompt: 'x', durable: true }, false, /CronCreate is not one/],
+  ['coordinator', undefined, 'ExitPlanMode', {}, false, /not one/],
+  ['coordinator', undefined, 'KillShell', {}, false, /not one/],
+  ['coordinator', undefined, 'WebFetch', { url: 'http://x' }, false, /not one/],
+  ['coordinator', undefined, 'SomeToolFrom2030', {}, false, /not one/],
+  // credential files: by path, through a link, by glob — every thread
+  ['coordinator', undefined, 'Read', { file_path: envFile }, false, /may not read credential files/],
+  ['coordinator', undefined, 'Read', { file_path: R('innocent.txt') }, false, /credential/],
+  ['coordinator', undefined, 'Read', { file_path: '.env' }, false, /credential/],
+  ['coordinator', undefined, 'Read', { file_path: `${envFile}.previous` }, false, /credential/],
+  ['coordinator', undefined, 'Grep', { pattern: 'KEY', path: envFile }, false, /credential/],
+  ['coordinator', undefined, 'Grep', { pattern: 'KEY', path: ws, glob: '.env*' }, false, /credential/],
+  ['coordinator', undefined, 'Glob', { pattern: '.env*' }, false, /credential/],
+  ['coordinator', undefined, 'Read', { file_path: R('.envrc.md') }, true],
+  ['coordinator', 'builder', 'Read', { file_path: envFile }, false, /credential/],
+  // workers: their own lists; an undeclared agent type has none
+  ['coordinator', 'builder', 'Write', { file_path: R('x'), content: '' }, true],
+  ['coordinator', 'builder', 'Bash', { command: 'make && rm -rf build' }, true],
+  ['coordinator', 'builder', 'Bash', { command: 'make', dangerouslyDisableSandbox: true }, false, /sandbox/],
+  ['coordinator', 'builder', 'Agent', { subagent_type: 'builder' }, false, /not one/],
+  ['coordinator', 'builder', 'EnterWorktree', {}, false, /not one/],
+  ['coordinator', 'reader', 'Write', { file_path: R('x'), content: '' }, false, /Write is not one of this role's tools \(Read, Grep\)/],
+  ['coordinator', 'reader', 'Bash', { command: 'ls' }, false, /not one/],
+  ['coordinator', 'reader', 'Grep', { pattern: 'x' }, true],
+  ['coordinator', 'general-purpose', 'Read', { file_path: R('a') }, false, /general-purpose is not a declared worker/],
+  // read-only roles
+  ['judge', undefined, 'Read', { file_path: R('a') }, true],
+  ['judge', undefined, 'Bash', { command: 'ls' }, false, /not one/],
+  ['judge', undefined, 'Agent', { subagent_type: 'x' }, false, /not one/],
+  ['runner', undefined, 'Bash', { command: 'npm test' }, true],
+  ['clarifier', undefined, 'WebFetch', { url: 'https://x' }, true],
+  ['clarifier', undefined, 'mcp__human__ask', {}, true],
+  ['clarifier', undefined, 'mcp__human__inbox', {}, false, /not one/],
+  ['clarifier', undefined, 'TodoWrite', {}, false, /not one/],
+  ['oracle', undefined, 'Glob', { pattern: '*' }, true],
+  ['oracle', undefined, 'WebSearch', {}, false, /not one/],
+  // rule spellings: `Bash(git:*)` lists Bash; `mcp__server` lists every tool of that server
+  ['custom', undefined, 'Bash', { command: 'git log' }, true],
+  ['custom', undefined, 'mcp__tools__anything', {}, true],
+  ['custom', undefined, 'mcp__toolsmith__x', {}, false, /not one/],
+  ['custom', undefined, 'Write', {}, false, /not one of this role's tools \(Bash, Read\)/],
+];
+
+for (const [role, thread, tool, input, allowed, says] of ROWS) {
+  test(`allowlist: ${role}${thread ? ` › ${thread}` : ''} ${tool} ${JSON.stringify(input).slice(0, 60)} → ${allowed ? 'allowed' : 'denied'}`, () => {
+    const d = allowlistDecision(policies[role]!, tool, input, thread, thread !== undefined, ws);
+    assert.equal(d.allow, allowed, d.reason);
+    if (says) assert.match(d.reason ?? '', says);
+  });
+}
+
+test('allowlist: the installed hook sees every tool but those listed for every thread and checked by name only', async () => {
+  const hooks = guardHooks(coord, { lang: 'en', secretFiles });
+  const [wall] = hooks.PreToolUse!;
+  assert.equal(wall!.matcher, '^(?!(?:Grep|Read|ToolSearch)$)', 'Glob is not the reader\'s; Bash is the glance check; Agent is always checked');
+  assert.deepEqual(await fire(wall!, pre('Read', { file_path: R('a') })), [], 'no round trip for a tool every thread may use');
+  assert.equal(specific(await fire(wall!, pre('Glob', { pattern: '*' }, { agentId: SUB, agentType: 'reader' })))?.permissionDecision, 'deny');
+  assert.equal(specific(await fire(wall!, pre('SomeToolFrom2030', {})))?.permissionDecision, 'deny', 'an allowlist sees tools nobody listed');
+  const plain = guardHooks(new AgentSpec({ name: 'p', allowedTools: ['Bash', 'Read', 'Grep', 'Glob'] }), { lang: 'en' }).PreToolUse![0]!;
+  assert.equal(plain.matcher, '^(?!(?:Bash|Glob|Grep|Read|ToolSearch)$)');
+  assert.equal(unwatchedTools(toolPolicy(coordinator('c', '', {}, { lang: 'en' }))).includes('Bash'), false, 'a glance is always checked');
+  assert.equal(specific(await fire(wall!, pre('CronCreate', { cron: '* * * * *' })))?.permissionDecision, 'deny');
+  assert.equal(specific(await fire(wall!, pre('Bash', { command: 'make' }, { agentId: SUB, agentType: 'builder' }))), undefined);
+  assert.equal(specific(await fire(wall!, pre('Bash', { command: 'make' }, { agentId: SUB, agentType: 'Explore' })))?.permissionDecision, 'deny');
+});
+
+test('allowlist: with a writable floor, an allowed glance is rewritten to run read-only; a refused one is not', async () => {
+  const hooks = guardHooks(coord, { lang: 'en', wrapGlances: true });
+  const [wall] = hooks.PreToolUse!;
+  const out = specific(await fire(wall!, pre('Bash', { command: 'git status', description: 'd' })));
+  assert.equal(out?.permissionDecision, 'allow');
+  assert.deepEqual(out?.updatedInput, { command: glanceWrap('git status'), description: 'd' });
+  assert.equal(specific(await fire(wall!, pre('Bash', { command: 'make' }, { agentId: SUB, agentType: 'builder' }))), undefined, 'workers are not wrapped');
+});
+
+test('a wrapped glance runs the same command, quotes intact, and cannot write', { skip: sandboxMissing() !== undefined && 'bubblewrap not installed' }, () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-wrap-'));
+  const cmd = `printf '%s|' "it's" 'a b' $((1+2)); echo; touch made.txt 2>/dev/null || echo refused`;
+  const run = (c: string) => execFileSync('bash', ['-c', c], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  let out: string;
+  try { out = run(glanceWrap(cmd)); } catch (e) { return assert.fail(`bwrap could not start here: ${String(e)}`); }
+  assert.equal(out, "it's|a b|3|\nrefused\n");
+  assert.ok(!fs.existsSync(path.join(dir, 'made.txt')));
+});
+
+test('sessionTools: every thread\'s tools are pre-approved once (subagents ask the session\'s rules), minus what the spec removes', () => {
+  const s = sessionTools(coord);
+  for (const t of ['Agent', 'Read', 'Write', 'Edit', 'Bash', 'Grep', 'ToolSearch', 'mcp__human__ask']) assert.ok(s.includes(t), t);
+  assert.equal(new Set(s).size, s.length);
+  assert.ok(!sessionTools(judge('j', { lang: 'en' })).includes('Bash'));
+});
+
+const base = { workspace: ws, workbench: path.join(ws, '.flower'), runDir: path.join(ws, 'runs'), tmpDir: '/tmp/flower-tmp-1-x', secretVars: ['ANTHROPIC_API_KEY', 'X_TOKEN'], secretFiles: [envFile] };
+test('sandbox: a read-only floor writes only its temp folder and has no network; a writing floor writes workspace, workbench and temp, never the run dir', () => {
+  const ro = sandboxSettings({ ...base, floor: 'read-only', net: 'on' });
+  assert.equal(ro.enabled, true);
+  assert.equal(ro.failIfUnavailable, true);
+  assert.equal(ro.allowUnsandboxedCommands, false, 'dangerouslyDisableSandbox is ignored');
+  assert.deepEqual(ro.filesystem?.allowWrite, [base.tmpDir]);
+  assert.deepEqual(ro.filesystem?.denyWrite, [ws, base.workbench, base.runDir]);
+  assert.deepEqual(ro.network, { allowedDomains: [], strictAllowlist: true }, 'read-only roles never have a network, whatever --net says');
+  assert.deepEqual(ro.credentials?.envVars, [{ name: 'ANTHROPIC_API_KEY', mode: 'deny' }, { name: 'X_TOKEN', mode: 'deny' }]);
+  assert.deepEqual(ro.credentials?.files, [{ path: envFile, mode: 'deny' }]);
+  const rw = sandboxSettings({ ...base, floor: 'workspace', net: 'off', extraWrite: ['/data/out'] });
+  assert.deepEqual(rw.filesystem?.allowWrite, [ws, base.workbench, base.tmpDir, '/data/out']);
+  assert.deepEqual(rw.filesystem?.denyWrite, [base.runDir]);
+  assert.deepEqual(sandboxSettings({ ...base, floor: 'workspace', net: 'on' }).network, { allowedDomains: ['*'] });
+  assert.deepEqual(sandboxSettings({ ...base, floor: 'workspace', net: ['registry.npmjs.org'] }).network, { allowedDomains: ['registry.npmjs.org'], strictAllowlist: true });
+  // a run dir that holds the workspace cannot be walled off without walling off the work
+  assert.equal(sandboxSettings({ ...base, runDir: tmp, floor: 'workspace', net: 'on' }).filesystem?.denyWrite, undefined);
+  assert.equal(sandboxSettings({ ...base, floor: 'workspace', net: 'on', nestedGlances: true }).allowNestedUserNamespaces, true);
+});
+
+const NETS: Array<[string, unknown]> = [
+  ['on', 'on'], ['off', 'off'], [' on ', 'on'], ['registry.npmjs.org', ['registry.npmjs.org']],
+  ['registry.npmjs.org, *.github.com', ['registry.npmjs.org', '*.github.com']], ['*', ['*']],
+  ['', Error], ['http://x.com', Error], ['a b', Error], [',', Error], ['x.com/path', Error],
+];
+for (const [v, want] of NETS) {
+  test(`--net ${JSON.stringify(v)} → ${want === Error ? 'usage error' : JSON.stringify(want)}`, () => {
+    if (want === Error) assert.throws(() => parseNet(v), /--net takes on, off or a comma-separated list/);
+    else assert.deepEqual(parseNet(v), want);
+  });
+}
+
+test('secrets: the credentials always, secret-looking names, and every name from a .env file are kept from commands', () => {
+  const names = secretVarNames({ ANTHROPIC_BASE_URL: 'u', PATH: '/bin', DB_PASSWORD: 'p', GITHUB_TOKEN: 't', OPENAI_API_KEY: 'k', MY_SECRET: 's', FROM_FILE: 'f', FLOWER_LANG: 'en', LANG: 'C' }, ['FROM_FILE', 'FLOWER_LANG', 'ANTHROPIC_BASE_URL']);
+  assert.deepEqual(names, ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'DB_PASSWORD', 'FROM_FILE', 'GITHUB_TOKEN', 'MY_SECRET', 'OPENAI_API_KEY']);
+  assert.deepEqual(secretFilePaths(['/p/.env', '/h/.config/flower/.env']), ['/p/.env', '/p/.env.previous', '/h/.config/flower/.env', '/h/.config/flower/.env.previous']);
+  assert.equal(touchesSecret('Read', { file_path: 'src/a.ts' }, ws, secretFiles), undefined);
+  // the binary's own rules: an absolute path is spelled with a leading `//`
+  assert.deepEqual(secretReadRules(['/h/.config/flower/.env', '/h/.config/flower/.env', 'rel/.env']), ['Read(//h/.config/flower/.env)']);
+});
+
+test('sandboxMissing names what to install, or nothing when bubblewrap and socat are on PATH', () => {
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-nopath-'));
+  assert.match(sandboxMissing('linux', empty) ?? '', /bubblewrap \(bwrap\) and socat.*apt-get install bubblewrap socat/);
+  const half = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-halfpath-'));
+  fs.writeFileSync(path.join(half, 'bwrap'), '#!/bin/sh\n', { mode: 0o755 });
+  assert.match(sandboxMissing('linux', half) ?? '', /needs socat,/);
+  fs.writeFileSync(path.join(half, 'socat'), '#!/bin/sh\n', { mode: 0o755 });
+  assert.equal(sandboxMissing('linux', half), undefined);
+  assert.equal(sandboxMissing('darwin', empty), undefined);
+  assert.match(sandboxMissing('win32', empty) ?? '', /not available on win32/);
+});
+
+test('a stdio MCP server a spec adds is started through `env -u …`: it never inherits a secret (the sandbox covers only commands)', () => {
+  const s = scrubMcpServer({ type: 'stdio', command: 'node', args: ['srv.js'], env: { MODE: 'x', X_TOKEN: 'leak' } }, ['ANTHROPIC_API_KEY', 'X_TOKEN']);
+  assert.deepEqual(s, { type: 'stdio', command: 'env', args: ['-u', 'ANTHROPIC_API_KEY', '-u', 'X_TOKEN', '--', 'node', 'srv.js'], env: { MODE: 'x' } });
+  const plain = { command: 'srv' } as const;
+  assert.deepEqual(scrubMcpServer(plain, ['K']), { command: 'env', args: ['-u', 'K', '--', 'srv'] });
+  const http = { type: 'http', url: 'http://x' } as const;
+  assert.equal(scrubMcpServer(http, ['K']), http, 'not a process: left alone');
+  const out = execFileSync('env', [...(scrubMcpServer({ command: 'sh', args: ['-c', 'echo "[$K]"'] }, ['K']) as { args: string[] }).args], { env: { PATH: process.env.PATH ?? '', K: 'secret' }, encoding: 'utf8' });
+  assert.equal(out, '[]\n');
+});
