@@ -55,9 +55,9 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   const wb = new Workbench(ws, { root: layout.root, lang });
   const st = await wakeState(ws, { layout });
   // `echo "…" | flower`: the request comes on stdin (on a folder in progress, a remark)
-  if (!ask && !tty) ask = await readPipedRequest(io.stdin, { needed: fresh || !st.waking });
+  if (!ask && !tty) ask = await readPipedRequest(io.stdin, { needed: fresh || !(st.waking || st.unfinished) });
   if (!ask && tty && !fresh) {
-    const first = await term.prompt(st.waking ? ui.t.askWake : ui.t.askWhat);
+    const first = await term.prompt(st.waking || st.unfinished ? ui.t.askWake : ui.t.askWhat);
     if (first === null) { term.close(); throw new CliExit(EXIT.failure, ''); }
     ask = first.trim();
     if (ask === '/new') {
@@ -65,7 +65,9 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
       ask = ((await term.prompt(ui.t.askWhat)) ?? '').trim();
     }
   }
-  if (!ask && (fresh || !st.waking)) { term.close(); throw new CliExit(EXIT.failure, `x ${ui.t.nothingToDo}`); }
+  // a run cut short before its brief was frozen (lineage names its clarify session or holds the
+  // request) is continued too
+  if (!ask && (fresh || !(st.waking || st.unfinished))) { term.close(); throw new CliExit(EXIT.failure, `x ${ui.t.nothingToDo}`); }
 
   let timeoutS = o.timeout;
   if (timeoutS === undefined) {

@@ -85,6 +85,14 @@ export class ViewedStore implements SessionStore {
     return this.inner.lastContext(sessionId, opts);
   }
 
+  checkWritable(o?: { minFreeBytes?: number }): void {
+    this.inner.checkWritable(o);
+  }
+
+  lastCost(sessionId: string, opts?: { projectKey?: string }): number {
+    return this.inner.lastCost(sessionId, opts);
+  }
+
   close(): void {
     this.inner.close();
   }
