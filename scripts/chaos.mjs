@@ -246,6 +246,11 @@ async function round(plan, sim, base) {
   } else {
     const t0 = Date.now();
     const target = plan.phase === 'start' ? null : plan.phase;
+    if (!target) {
+      // 'start': from the moment flower recorded the request (before that, Node is still loading and
+      // nothing of the run exists: a bare flower rightly has nothing to continue)
+      await until(() => readJson(path.join(runs, 'lineage.json'), {})?.request || first.child.exitCode !== null, 60_000, 'the recorded request');
+    }
     if (target) {
       const exited = () => first.child.exitCode !== null || first.child.signalCode !== null;
       await until(() => seen(target) || exited(), 120_000, `phase ${target}`);
@@ -302,7 +307,7 @@ function planOf(seed, n) {
     const phase = kind === 'outage' ? 'worker' : PHASES[(kind === 'kill' ? kills++ : i) % PHASES.length];
     // the delay after the phase's first model call: within the phase's typical length (a kill within
     // ~100 ms of a spawn included); 'start' counts from the process spawn
-    const span = { start: 2500, clarify: 700, goal: 700, work: 1200, worker: 1500, judge: 900 }[phase];
+    const span = { start: 1200, clarify: 700, goal: 700, work: 1200, worker: 1500, judge: 900 }[phase];
     const delay = Math.floor(r() < 0.2 ? r() * 150 : r() * span);
     plans.push({ i, kind, phase, delay });
   }

@@ -10,6 +10,7 @@ import { requireGitRepo, Workbench } from '../guards/index.js';
 import { RunLayout } from '../state/index.js';
 import { Runtime } from '../runtime/index.js';
 import { starterFlow, wakeState } from '../workflow/index.js';
+import { holdFolder } from './folder-lock.js';
 import { CliExit, EXIT, readPipedRequest, type CliIO } from './io.js';
 import type { GlobalOptions } from './program.js';
 import { resolvePlugins } from './skills.js';
@@ -30,6 +31,8 @@ export interface GoOptions {
   handoff: boolean;
   window?: number;
   isolate?: boolean;
+  /** another run holds the folder: wait for it instead of exiting 1 */
+  wait?: boolean;
 }
 
 export function tilde(p: string, home = os.homedir()): string {
@@ -84,6 +87,15 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     layout, env: io.env, handoff: o.handoff, workbench: wb, trim: o.trim, detachChildren: tty, plugins: resolvePlugins(g, cwd),
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
+  // one run per folder: nothing of this run is written before the lock is ours
+  let lock;
+  try {
+    lock = await holdFolder(rt.records, { wait: o.wait ?? false }, io);
+  } catch (e) {
+    term.close();
+    rt.close();
+    throw e;
+  }
   if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
   const channel = new HumanChannel({
     maxAsks: o.asks < 0 ? null : o.asks,
@@ -118,6 +130,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     term.close();
     channel.close();
     rt.close();
+    await lock.release();
     // a 401 mid-run on a terminal: offer setup again, once the terminal is released
     if (refused && tty && !g.json) await offerSetup(io, 'refused');
   }

@@ -118,6 +118,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('--window <n>', u.window, p.integer)
     .option('--no-handoff', u.noHandoff)
     .option('--isolate', u.isolate, false)
+    .option('--wait', u.wait, false)
     .exitOverride()
     .action((ask: string[], o: GoOptions) => {
       // `flower statsu`: one bare word a command's typo away is not a request (no model call, nothing
@@ -162,8 +163,9 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('-T, --trim', u.runTrim)
     .option('--no-trim', u.noTrim)
     .option('--timeout <sec>', u.runTimeout, p.seconds)
+    .option('--wait', u.wait, false)
     .exitOverride()
-    .action((target: string, ask: string[], o: { new: boolean; workbench?: boolean; trim?: boolean; timeout?: number }) => settle(import('./run.js').then((m) => m.run(target, { ...o, ask }, globals(), io))));
+    .action((target: string, ask: string[], o: { new: boolean; workbench?: boolean; trim?: boolean; timeout?: number; wait?: boolean }) => settle(import('./run.js').then((m) => m.run(target, { ...o, ask }, globals(), io))));
 
   program
     .command('setup')

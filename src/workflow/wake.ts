@@ -23,10 +23,13 @@ export interface WakeState {
   /** the layout the notes were read from (its workbench is the one lineage recorded, when it recorded one) */
   layout: RunLayout;
   /**
-   * The brief is not complete, but lineage names a clarify or goal session: a run was cut short (a
-   * kill in its first seconds) and a bare `flower` continues it instead of answering "nothing to do".
+   * The brief is not complete, but lineage names a clarify or goal session or holds the request: a run
+   * was cut short (a kill in its first seconds) and a bare `flower` continues it instead of answering
+   * "nothing to do".
    */
   unfinished: boolean;
+  /** the request recorded before the first spawn of this task (null when none was) */
+  request: string | null;
 }
 
 export interface WakeOptions {
@@ -59,7 +62,8 @@ export async function wakeState(workspace = '.', o: WakeOptions = {}): Promise<W
   const waking = brief?.complete() ?? false;
   return {
     waking,
-    unfinished: !waking && UNFINISHED_STEPS.some((s) => lin.steps[s] !== undefined),
+    unfinished: !waking && (UNFINISHED_STEPS.some((s) => lin.steps[s] !== undefined) || !!lin.request?.text.trim()),
+    request: lin.request?.text ?? null,
     brief,
     goal,
     checks: goal?.checks.length ?? 0,

@@ -103,7 +103,9 @@ export async function starterFlow(ask: string, o: StarterOptions): Promise<Start
   }).withSubmissions(['brief', 'goal', 'verdict']);
   const steps: Step[] = [];
   // when waking, the original request lives in the frozen brief; the sentence is only a remark
-  const request = waking ? (state.brief?.goal ?? remark) : remark;
+  // a new task's sentence is recorded before any spawn; a bare wake of a cut-short run starts from it
+  if (!waking && remark && state.request !== remark) await (await Lineage.open(records, ws)).recordRequest(remark);
+  const request = waking ? (state.brief?.goal ?? remark) : (remark || state.request || '');
   const clarify = clarifyStep(clarifier('确认需求', { channel: ch, lang }), ch, () => {
     // only reached when the clarify session cannot be resumed (it never reached the store) and no
     // request is known: there is nothing to clarify from
