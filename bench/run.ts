@@ -6,6 +6,7 @@ import { main as onceBench } from './once.js';
 import { main as storeBench } from './store.js';
 import { main as uiBench } from './ui.js';
 import { main as viewsBench } from './views.js';
+import { main as wakeBench } from './wake.js';
 import { table, type BenchRow } from './measure.js';
 
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(', ');
@@ -18,6 +19,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['views: ViewedStore.load() with every view on vs plain load (100k entries)', () => viewsBench({ entries: 100_000, runs: 7 })],
   ['ui: landing and session page over a 100k-entry session, vs loadSync', () => uiBench({ entries: 100_000, runs: 5 })],
   ['once: 20-call scripted session, flower vs bare SDK query()', () => onceBench({ runs: 11 })],
+  ['wake: resume a long session among 200 to its first model call, flower vs bare SDK resume', () => wakeBench({ runs: 9, turns: 300 })],
 ];
 for (const [title, run] of benches) {
   const started = Date.now();

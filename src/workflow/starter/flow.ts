@@ -87,7 +87,7 @@ export async function starterFlow(ask: string, o: StarterOptions): Promise<Start
   const state = await wakeState(ws, { layout, ...(o.records ? { records: o.records } : {}) });
   const waking = state.waking;
   // a bare wake of a run cut short during clarification continues it (its session, or its request)
-  if (!waking && !remark && !state.unfinished) throw new TypeError('nothing to do: give flower a request (one sentence is enough)');
+  if (!waking && !remark && !state.unfinished) throw new ConfigError('nothing-to-do', 'nothing to do: give flower a request (one sentence is enough)');
   let amended = false;
   if (waking && remark) {
     try {
