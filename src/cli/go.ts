@@ -10,6 +10,7 @@ import { requireGitRepo, Workbench } from '../guards/index.js';
 import { RunLayout } from '../state/index.js';
 import { Runtime } from '../runtime/index.js';
 import { starterFlow, wakeState } from '../workflow/index.js';
+import type { RunLockHeld } from '../state/index.js';
 import { holdFolder } from './folder-lock.js';
 import { CliExit, EXIT, readPipedRequest, type CliIO } from './io.js';
 import type { GlobalOptions } from './program.js';
@@ -33,6 +34,8 @@ export interface GoOptions {
   isolate?: boolean;
   /** another run holds the folder: wait for it instead of exiting 1 */
   wait?: boolean;
+  /** the folder's run lock, when the caller took it already (`flower` takes it before loading the flow) */
+  held?: RunLockHeld;
 }
 
 export function tilde(p: string, home = os.homedir()): string {
@@ -90,7 +93,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   // one run per folder: nothing of this run is written before the lock is ours
   let lock;
   try {
-    lock = await holdFolder(rt.records, { wait: o.wait ?? false }, io);
+    lock = o.held ?? await holdFolder(rt.records, { wait: o.wait ?? false }, io);
   } catch (e) {
     term.close();
     rt.close();

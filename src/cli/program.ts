@@ -126,7 +126,16 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
       const typed = program.args[0] === 'go';
       const meant = typed ? null : nearMiss(ask, COMMANDS);
       if (meant) throw new CliExit(EXIT.usage, `x ${u.nearMiss(ask[0]!, meant)}`);
-      settle(import('./go.js').then((m) => m.go(ask, o, globals(), io)));
+      // the lock and the request first, before the flow's modules load (a kill in that second is continued)
+      settle(import('./early.js')
+        .then((e) => e.holdAndRecord(ask, o, globals(), io))
+        .then(async (held) => {
+          try {
+            return await (await import('./go.js')).go(ask, { ...o, ...(held ? { held } : {}) }, globals(), io);
+          } finally {
+            await held?.release(); // idempotent: also when go stopped before it took over the lock
+          }
+        }));
     });
 
   program
