@@ -193,7 +193,9 @@ function sessionOnDisk(runs, sid) {
   const d = new Database(db, { readonly: true, fileMustExist: true });
   try {
     d.pragma('busy_timeout = 5000');
-    return d.prepare("select count(*) as n from entries where store_key like ?").get(`%/${sid}%`).n > 0;
+    // the main transcript only (`<project>/<sid>`): a worker's entries under `<sid>/subagents/…` do not
+    // make a session resumable — the SDK resumes from the main chain
+    return d.prepare("select count(*) as n from entries where store_key like ?").get(`%/${sid}`).n > 0;
   } finally { d.close(); }
 }
 
