@@ -5,7 +5,7 @@
  * continue; now only Node's own start-up is unprotected. Imports only the state layer.
  */
 import path from 'node:path';
-import { detectLang } from '../config/index.js';
+import { detectLang, hasCredentials, resolveEnv } from '../config/index.js';
 import { FileRunRecords, RunLayout, type RunLockHeld, type StateNotice } from '../state/index.js';
 import { holdFolder } from './folder-lock.js';
 import { CliExit, type CliIO } from './io.js';
@@ -23,6 +23,12 @@ export interface EarlyOptions {
  * tried here (an unwritable run dir): the flow then reports it properly.
  */
 export async function holdAndRecord(words: string[], o: EarlyOptions, g: GlobalOptions, io: CliIO): Promise<RunLockHeld | null> {
+  const ask = words.join(' ').trim();
+  // no sentence (a bare wake, a pipe, a terminal prompt): nothing to record early, and a folder where
+  // there turns out to be nothing to do must stay untouched — the flow takes the lock itself
+  if (!ask) return null;
+  // no credentials: the flow offers `flower setup` or exits naming them, and nothing is created
+  if (!hasCredentials(resolveEnv(io.env))) return null;
   const cwd = io.cwd ?? process.cwd();
   const ws = path.resolve(cwd, g.workspace);
   const layout = RunLayout.of({ cwd, workspace: ws, runDir: path.resolve(cwd, g.runDir) });
@@ -34,8 +40,7 @@ export async function holdAndRecord(words: string[], o: EarlyOptions, g: GlobalO
     if (e instanceof CliExit) throw e;
     return null;
   }
-  const ask = words.join(' ').trim();
-  if (ask && !o.new) {
+  if (!o.new) {
     const t = messages(detectLang(io.env));
     const onNotice = (n: StateNotice) => io.stderr.write(n.kind === 'foreign'
       ? `! ${n.path}: ${n.reason}; kept it as ${n.keptAt} and started fresh here\n`
