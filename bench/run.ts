@@ -8,6 +8,7 @@ import { main as pgBench } from './pg.js';
 import { main as storeBench } from './store.js';
 import { main as uiBench } from './ui.js';
 import { main as viewsBench } from './views.js';
+import { main as wakeBench } from './wake.js';
 import { table, type BenchRow } from './measure.js';
 
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(', ');
@@ -22,6 +23,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['once: 20-call scripted session, flower vs bare SDK query()', () => onceBench({ runs: 11 })],
   ['pg: PostgreSQL store vs SQLite, append and load (20k entries; skipped without a server)', () => pgBench({ entries: 20_000, runs: 3 })],
   ['guards: 120-turn scripted session with the workbench, flower vs bare SDK query() (sandbox on and off)', () => guardsBench({ runs: 3 })],
+  ['wake: resume a long session among 200 to its first model call, flower vs bare SDK resume', () => wakeBench({ runs: 9, turns: 300 })],
 ];
 for (const [title, run] of benches) {
   const started = Date.now();

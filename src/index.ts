@@ -3,7 +3,7 @@
  * The public API mirrors the seed: AgentSpec, Runtime, Step, Workflow, wakeState, Lineage, Resilience …
  * The scripted model is a separate entry: `flower/sim`.
  */
-export { FlowerError, ConfigError, ModelError, GuardDenied, StateCorrupt, InternalError } from './errors.js';
+export { FlowerError, ConfigError, ModelError, GuardDenied, StateCorrupt, StoreError, InternalError } from './errors.js';
 
 // state: every path (RunLayout), the saved formats, what a run dir remembers (RunRecords), the run lock
 export { RunLayout, FileRunRecords, acquireRunLock, runLockHolder, LINEAGE_VERSION } from './state/index.js';
@@ -15,11 +15,11 @@ export type {
 export {
   AgentSpec, Runtime, Manifest, normalize, contextOf, PERMISSION_MODES,
   Resilience, DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, classify, shouldRetry, isOverflow, endpoint, reachable, resilienceFromEnv,
-  defaultWindow, handoffPolicy, thresholds, rememberOverflow, HANDOFF_PROMPT,
+  FAILURE_KINDS, defaultWindow, handoffPolicy, thresholds, rememberOverflow, HANDOFF_PROMPT,
 } from './runtime/index.js';
 export type {
   AgentSpecOptions, CompactPolicy, Hooks, McpServerSource, RuntimeOptions, RunOptions, FlowerStore,
-  StepResult, ManifestRow, FlowerEvent, EventKind, EventSink, ResilienceOptions, ErrorClass, Endpoint, HandoffPolicy, Thresholds,
+  StepResult, ManifestRow, StepFailure, FlowerEvent, EventKind, EventSink, ResilienceOptions, ErrorClass, Endpoint, HandoffPolicy, Thresholds,
 } from './runtime/index.js';
 
 // workflow: steps, lineage, wake state, the starter flow

@@ -10,6 +10,8 @@ import { requireGitRepo, Workbench } from '../guards/index.js';
 import { RunLayout } from '../state/index.js';
 import { Runtime } from '../runtime/index.js';
 import { starterFlow, wakeState } from '../workflow/index.js';
+import type { RunLockHeld } from '../state/index.js';
+import { holdFolder } from './folder-lock.js';
 import { CliExit, EXIT, readPipedRequest, type CliIO } from './io.js';
 import { backendsFor } from './store.js';
 import { security, type GlobalOptions } from './program.js';
@@ -31,6 +33,10 @@ export interface GoOptions {
   handoff: boolean;
   window?: number;
   isolate?: boolean;
+  /** another run holds the folder: wait for it instead of exiting 1 */
+  wait?: boolean;
+  /** the folder's run lock, when the caller took it already (`flower` takes it before loading the flow) */
+  held?: RunLockHeld;
 }
 
 export function tilde(p: string, home = os.homedir()): string {
@@ -59,9 +65,9 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   const early = await backendsFor(io.env, layout);
   const st = await wakeState(ws, { layout, records: early.records }).finally(() => early.close());
   // `echo "…" | flower`: the request comes on stdin (on a folder in progress, a remark)
-  if (!ask && !tty) ask = await readPipedRequest(io.stdin, { needed: fresh || !st.waking });
+  if (!ask && !tty) ask = await readPipedRequest(io.stdin, { needed: fresh || !(st.waking || st.unfinished) });
   if (!ask && tty && !fresh) {
-    const first = await term.prompt(st.waking ? ui.t.askWake : ui.t.askWhat);
+    const first = await term.prompt(st.waking || st.unfinished ? ui.t.askWake : ui.t.askWhat);
     if (first === null) { term.close(); throw new CliExit(EXIT.failure, ''); }
     ask = first.trim();
     if (ask === '/new') {
@@ -69,7 +75,9 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
       ask = ((await term.prompt(ui.t.askWhat)) ?? '').trim();
     }
   }
-  if (!ask && (fresh || !st.waking)) { term.close(); throw new CliExit(EXIT.failure, `x ${ui.t.nothingToDo}`); }
+  // a run cut short before its brief was frozen (lineage names its clarify session or holds the
+  // request) is continued too
+  if (!ask && (fresh || !(st.waking || st.unfinished))) { term.close(); throw new CliExit(EXIT.failure, `x ${ui.t.nothingToDo}`); }
 
   let timeoutS = o.timeout;
   if (timeoutS === undefined) {
@@ -86,9 +94,14 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     layout, env: io.env, handoff: o.handoff, workbench: wb, trim: o.trim, detachChildren: tty, plugins: resolvePlugins(g, cwd), ...security(g),
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
+  // one run per folder: nothing of this run is written before the lock is ours (a PostgreSQL store is
+  // reached first: its lock is an advisory lock there)
+  let lock;
   try {
     await rt.ready();
+    lock = o.held ?? await holdFolder(rt.records, { wait: o.wait ?? false }, io);
   } catch (e) {
+    term.close();
     rt.close();
     throw e;
   }
@@ -126,6 +139,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     term.close();
     channel.close();
     rt.close();
+    await lock.release();
     // a 401 mid-run on a terminal: offer setup again, once the terminal is released
     if (refused && tty && !g.json) await offerSetup(io, 'refused');
   }

@@ -140,6 +140,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('--window <n>', u.window, p.integer)
     .option('--no-handoff', u.noHandoff)
     .option('--isolate', u.isolate, false)
+    .option('--wait', u.wait, false)
     .exitOverride()
     .action((ask: string[], o: GoOptions) => {
       // `flower statsu`: one bare word a command's typo away is not a request (no model call, nothing
@@ -147,7 +148,16 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
       const typed = program.args[0] === 'go';
       const meant = typed ? null : nearMiss(ask, COMMANDS);
       if (meant) throw new CliExit(EXIT.usage, `x ${u.nearMiss(ask[0]!, meant)}`);
-      settle(import('./go.js').then((m) => m.go(ask, o, globals(), io)));
+      // the lock and the request first, before the flow's modules load (a kill in that second is continued)
+      settle(import('./early.js')
+        .then((e) => e.holdAndRecord(ask, o, globals(), io))
+        .then(async (held) => {
+          try {
+            return await (await import('./go.js')).go(ask, { ...o, ...(held ? { held } : {}) }, globals(), io);
+          } finally {
+            await held?.release(); // idempotent: also when go stopped before it took over the lock
+          }
+        }));
     });
 
   program
@@ -184,8 +194,9 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('-T, --trim', u.runTrim)
     .option('--no-trim', u.noTrim)
     .option('--timeout <sec>', u.runTimeout, p.seconds)
+    .option('--wait', u.wait, false)
     .exitOverride()
-    .action((target: string, ask: string[], o: { new: boolean; workbench?: boolean; trim?: boolean; timeout?: number }) => settle(import('./run.js').then((m) => m.run(target, { ...o, ask }, globals(), io))));
+    .action((target: string, ask: string[], o: { new: boolean; workbench?: boolean; trim?: boolean; timeout?: number; wait?: boolean }) => settle(import('./run.js').then((m) => m.run(target, { ...o, ask }, globals(), io))));
 
   program
     .command('setup')

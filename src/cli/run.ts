@@ -15,6 +15,7 @@ import { Runtime } from '../runtime/index.js';
 import { RunLayout } from '../state/index.js';
 import { Lineage, type Workflow } from '../workflow/index.js';
 import { closing } from './ending.js';
+import { holdFolder } from './folder-lock.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import { security, type GlobalOptions } from './program.js';
 import { resolvePlugins } from './skills.js';
@@ -79,6 +80,8 @@ export interface RunOptions {
   workbench?: boolean;
   trim?: boolean;
   timeout?: number;
+  /** another run holds the folder: wait for it instead of exiting 1 */
+  wait?: boolean;
 }
 
 export async function run(target: string, o: RunOptions, g: GlobalOptions, io: CliIO): Promise<number> {
@@ -98,6 +101,15 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
     layout, env: io.env, plugins: resolvePlugins(g, cwd), detachChildren: tty, ...security(g),
     workbench: o.workbench ?? wf.workbench, trim: o.trim ?? true,
   });
+  // one run per folder (a workflow has lineage and wake numbers to keep right)
+  let lock;
+  try {
+    lock = await holdFolder(rt.records, { wait: o.wait ?? false }, io);
+  } catch (e) {
+    term.close();
+    rt.close();
+    throw e;
+  }
   if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
   try {
     if (o.new) {
@@ -114,5 +126,6 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
     channel.close();
     if (channel !== given) given.close();
     rt.close();
+    await lock.release();
   }
 }

@@ -9,6 +9,7 @@
  */
 import { query, type Options } from '@anthropic-ai/claude-agent-sdk';
 import { errorText } from '../errors.js';
+import { failure, fromApiError, fromInterrupt, fromResultSubtype, fromText, type ApiErrorSignal, type StepFailure } from './failure.js';
 import { contextOf, isSyntheticAssistant, normalize, type EventSink, type FlowerEvent } from './events.js';
 
 type Obj = Record<string, unknown>;
@@ -21,6 +22,8 @@ export interface AttemptOutcome {
   ok: boolean;
   text: string;
   error: string | null;
+  /** what went wrong, typed where it happened (null when ok) */
+  failure: StepFailure | null;
   /** synthetic API error texts and thrown errors, in order (never shown to the model) */
   errors: string[];
   costUsd: number;
@@ -53,11 +56,18 @@ const STARTUP_S = 60;
 
 export async function runAttempt(prompt: string, options: Options, ctl: AttemptControl): Promise<AttemptOutcome> {
   const out: AttemptOutcome = {
-    sessionId: null, ok: false, text: '', error: null, errors: [], costUsd: 0, numTurns: 0, context: 0, interrupted: null, servedModel: null,
+    sessionId: null, ok: false, text: '', error: null, failure: null, errors: [], costUsd: 0, numTurns: 0, context: 0, interrupted: null, servedModel: null,
   };
   const prose: string[] = [];
   let last: Obj | null = null;
   let pendingTools = 0;
+  // the binary's own words about an API failure: the synthetic assistant's kind wins over an api_retry's
+  let apiSignal: Omit<ApiErrorSignal, 'text'> | null = null;
+  let thrown: unknown;
+  // measured: when SessionStore.append throws, the SDK retries it 3 times, drops the batch, emits
+  // system/mirror_error and the turn goes on "successfully" — a transcript lost in silence unless we
+  // fail the step here
+  let mirrorError: string | null = null;
   const q = query({ prompt, options });
   const unregister = ctl.register?.(() => q.close()) ?? (() => {});
 
@@ -106,6 +116,13 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
             arm();
           }
           if (m.subtype === 'task_notification' || m.subtype === 'task_started') arm();
+          if (m.subtype === 'mirror_error') {
+            const k = isObj(m.key) ? m.key : {};
+            mirrorError ??= `${typeof m.error === 'string' ? m.error : 'append failed'} (session ${String(k.sessionId ?? m.session_id ?? '?')}${k.subpath ? `/${String(k.subpath)}` : ''})`;
+          }
+          if (m.subtype === 'api_retry' && main && !apiSignal?.error) {
+            apiSignal = { error: typeof m.error === 'string' ? m.error : null, status: typeof m.error_status === 'number' ? m.error_status : null };
+          }
           break;
         case 'stream_event':
           if (main) arm();
@@ -116,6 +133,11 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
           if (isSyntheticAssistant(m)) {
             const t = (Array.isArray(msg.content) ? msg.content : []).map((b) => (isObj(b) && typeof b.text === 'string' ? b.text : '')).join('');
             if (t) out.errors.push(t);
+            apiSignal = {
+              error: typeof m.error === 'string' ? m.error : null,
+              status: typeof m.api_error_status === 'number' ? m.api_error_status : null,
+              connection: m.api_error === 'connection_failed',
+            };
             break;
           }
           if (!out.servedModel && typeof msg.model === 'string') out.servedModel = msg.model;
@@ -157,7 +179,10 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
     }
   } catch (e) {
     // A string-prompt query throws after an error result; that throw repeats what we already have.
-    if (!(last && last.is_error === true)) out.errors.push(errorText(e));
+    if (!(last && last.is_error === true)) {
+      out.errors.push(errorText(e));
+      thrown = e;
+    }
   } finally {
     disarm();
     unregister();
@@ -167,8 +192,9 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
   if (last && last.is_error !== true) {
     out.text = resultText || prose.join('\n');
     if (!out.text.trim() && prose.length === 0) {
-      // sdk-facts §3.1: a stream with no content blocks ends as a silent empty "success"
+      // sdk-facts §3.1: a stream with no content blocks ends as a silent empty "success" — a proxy hiccup
       out.error = 'empty response: the model returned no content';
+      out.failure = failure('network', out.error);
     } else {
       out.ok = true;
     }
@@ -176,9 +202,11 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
     out.text = prose.join('\n');
     const errs = last && Array.isArray(last.errors) ? (last.errors as unknown[]).map(String).filter((s) => !s.startsWith('[ede_diagnostic]')) : [];
     // the subtype names limits (error_max_turns, error_max_budget_usd) that must not be retried
-    const sub = last && typeof last.subtype === 'string' && last.subtype.startsWith('error_max') ? `${last.subtype}: ` : '';
+    const subtype = last && typeof last.subtype === 'string' ? last.subtype : '';
+    const sub = subtype.startsWith('error_max') ? `${subtype}: ` : '';
     out.error = (last ? sub + (resultText || errs.join('; ')) : '') || out.errors.at(-1) || 'the agent ended without a result';
     if (last && resultText && !out.errors.includes(resultText)) out.errors.push(resultText);
+    out.failure = decide(last, subtype, out.error, apiSignal, thrown);
   }
   // A handoff cut that landed after the turn had already finished successfully (the reading that
   // crossed the threshold came with the final answer): the step is done; a successor would only redo it.
@@ -188,6 +216,30 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
     out.error = out.interrupted === 'human' ? 'interrupted-by-human'
       : out.interrupted === 'handoff' ? 'context-full-handoff'
       : out.errors.find((e) => e.startsWith('watchdog')) ?? 'watchdog';
+    out.failure = fromInterrupt(out.interrupted, out.error);
+  }
+  if (mirrorError !== null) {
+    // whatever the model did (or a cut asked for), its transcript is not (all) in the store: the step
+    // cannot be continued, so it stops here — no human-interrupt resume, no handoff
+    out.ok = false;
+    out.interrupted = null;
+    out.error = `the session store could not be written: ${mirrorError}`;
+    out.errors.push(out.error);
+    out.failure = failure('store', mirrorError);
   }
   return out;
+}
+
+/**
+ * The failure of an attempt that ended without success, from the most structured signal there is:
+ * the result's subtype (a limit), the binary's error kind and HTTP status (synthetic assistant,
+ * api_retry, result), and only when none exists the text of what was thrown or said.
+ */
+function decide(last: Obj | null, subtype: string, error: string, api: Omit<ApiErrorSignal, 'text'> | null, thrown: unknown): StepFailure {
+  const limit = fromResultSubtype(subtype, error.replace(/^error_max[a-z_]*: /, ''));
+  if (limit) return limit;
+  const status = last && typeof last.api_error_status === 'number' ? last.api_error_status : api?.status ?? null;
+  if (api || status !== null) return fromApiError({ ...(api ?? {}), status, text: error });
+  // no API signal: a failed resume, a crash at startup, a thrown spawn error — said only in text
+  return fromText(thrown !== undefined && !last ? errorText(thrown) : error);
 }

@@ -241,7 +241,8 @@ export class Generations {
   route(o: AttemptOutcome): HandoffRoute | null {
     if (!this.host.policy.enabled || !this.s.result.session_id) return null;
     if (o.interrupted === 'handoff') return 'threshold';
-    if (!o.interrupted && isOverflow(o.error, ...o.errors)) return 'overflow';
+    // decided where the failure happened (failure.ts), never re-read from the text here
+    if (!o.interrupted && o.failure?.kind === 'context-full') return 'overflow';
     return null;
   }
 
@@ -314,7 +315,7 @@ export class Generations {
     const out = await this.host.attempt(spec, handoffPrompt(this.host.lang, context, this.host.policy.window), sid);
     result.cost_usd += out.costUsd;
     result.num_turns += out.numTurns;
-    if (isOverflow(out.error, ...out.errors)) this.calibrate(out, context);
+    if (out.failure?.kind === 'context-full' && !out.interrupted) this.calibrate(out, context);
     const h = handoffFrom(step, submitted, out.text);
     if (h.complete()) return { h, why: '' };
     const why = !out.ok ? `the handoff round failed: ${(out.error ?? 'unknown error').slice(0, 160)}`

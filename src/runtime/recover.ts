@@ -5,7 +5,8 @@
  */
 import { errorText } from '../errors.js';
 import type { AttemptOutcome } from './attempt.js';
-import { classify, endpoint, reachable, shouldRetry, type ResilienceOptions } from './resilience.js';
+import { fatalLine, fromText, type StepFailure } from './failure.js';
+import { endpoint, reachable, type ResilienceOptions } from './resilience.js';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -17,19 +18,23 @@ export const INTERRUPT_NOTE = Object.freeze({
 
 export interface RetryVerdict {
   retry: boolean;
-  kind?: string;
+  /** the failure the verdict was decided on */
+  failure: StepFailure;
   /** the step's final error when the loop stops here */
   why?: string;
 }
 
-/** Is another attempt worth it? A watchdog cut is transient; fatal errors stop with an actionable message. */
+/**
+ * Is another attempt worth it? Decided on the typed failure alone (kind + retryable, set where the
+ * failure happened), never on its text: fatal kinds stop at once with a line saying what to fix.
+ */
 export function retryable(o: AttemptOutcome, failed: number, policy: ResilienceOptions | null): RetryVerdict {
-  const texts = [o.error ?? '', ...o.errors].join('\n');
-  const kind = o.interrupted === 'watchdog' ? 'transient' : classify(texts);
-  if (kind === 'fatal') return { retry: false, kind, why: fatalMessage(o.error ?? texts) };
-  if (!policy) return { retry: false, kind };
-  if (failed >= policy.maxAttempts) return { retry: false, kind, why: `${o.error ?? 'failed'} | gave up after ${failed} attempts` };
-  return { retry: shouldRetry(kind, policy), kind };
+  const f = o.failure ?? fromText(o.error ?? o.errors.at(-1) ?? '');
+  if (!f.retryable) return { retry: false, failure: f, why: fatalLine(f) };
+  if (!policy) return { retry: false, failure: f };
+  if (failed >= policy.maxAttempts) return { retry: false, failure: f, why: `${o.error ?? 'failed'} | gave up after ${failed} attempts` };
+  if (f.kind === 'unknown' && !policy.retryUnknown) return { retry: false, failure: f };
+  return { retry: true, failure: f };
 }
 
 /**
@@ -61,16 +66,7 @@ export async function waitOnline(
   return { ok: false, why: `the network did not come back within ${mins} min (${ep.host}:${ep.port})` };
 }
 
-/** Fatal errors say what to fix, not only what happened. */
+/** Fatal errors say what to fix, not only what happened (for a text with no typed failure at hand). */
 export function fatalMessage(text: string): string {
-  if (/authenticat|invalid.?api.?key|unauthori[sz]ed|\b401\b|\b403\b/i.test(text)) {
-    return `authentication failed: ${text.trim()} — check ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN and ANTHROPIC_BASE_URL`;
-  }
-  if (/not_found_error|model .{0,40}not found|\b404\b/i.test(text)) {
-    return `${text.trim()} — check ANTHROPIC_BASE_URL (the gateway root, without /v1) and the model name (ANTHROPIC_MODEL)`;
-  }
-  if (/max_turns/i.test(text)) return `${text.trim()} — raise the spec's maxTurns if the step needs more turns`;
-  if (/budget/i.test(text)) return `${text.trim()} — the budget cap was reached`;
-  return text.trim();
+  return fatalLine(fromText(text));
 }
-

@@ -3,6 +3,7 @@
 
 import { lookup } from 'node:dns/promises';
 import { connect } from 'node:net';
+import { ConfigError } from '../errors.js';
 
 /** Retry policy. All durations are seconds. */
 export interface ResilienceOptions {
@@ -136,9 +137,9 @@ export function endpoint(env: Record<string, string | undefined> = process.env):
   try {
     u = new URL(withScheme);
   } catch {
-    throw new Error(`ANTHROPIC_BASE_URL is not a URL: ${JSON.stringify(raw)} (expected e.g. https://gateway.example:8443)`);
+    throw new ConfigError('bad-base-url', `ANTHROPIC_BASE_URL is not a URL: ${JSON.stringify(raw)} (expected e.g. https://gateway.example:8443)`);
   }
-  if (!u.hostname) throw new Error(`ANTHROPIC_BASE_URL has no host: ${JSON.stringify(raw)}`);
+  if (!u.hostname) throw new ConfigError('bad-base-url', `ANTHROPIC_BASE_URL has no host: ${JSON.stringify(raw)}`);
   const port = u.port ? Number(u.port) : u.protocol === 'http:' ? 80 : 443;
   const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
   return { host, port, url: `${u.protocol}//${u.host}${u.pathname.replace(/\/$/, '')}` };

@@ -13,10 +13,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionStore } from '@anthropic-ai/claude-agent-sdk';
-import { ConfigError, errorText } from '../errors.js';
+import { ConfigError, FlowerError, StoreError, errorText } from '../errors.js';
 import { FileRunRecords, RunLayout, writeFileAtomic, type RunRecords } from '../state/index.js';
 import { configHome, projectDirName, projectIdentity, requireCredentials, resolveEnv, storeSetting, type EnvMap, type ResolvedEnv } from '../config/index.js';
 import { pluginDirsFromEnv } from '../skills/index.js';
+import { failure, type StepFailure } from './failure.js';
 import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../store/index.js';
 import { PostgresRunRecords, PostgresSessionStore } from '../store/postgres/index.js';
 import { guardHooks, Workbench, sandboxMissing, type GuardedSpec, sandboxSettings, secretFilePaths, secretVarNames, type NetPolicy } from '../guards/index.js';
@@ -37,6 +38,10 @@ export interface FlowerStore extends SessionStore {
   /** async so a database-backed store (PostgreSQL) can implement it */
   hasSession(sessionId: string, projectKey?: string): Promise<boolean>;
   lastContext(sessionId: string, opts?: { projectKey?: string }): Promise<number>;
+  /** throw a StoreError (file + reason) when an append would fail: checked before any model call */
+  checkWritable?(): void | Promise<void>;
+  /** the session's last saved running cost (its last cost-state), without loading it; optional */
+  lastCost?(sessionId: string, opts?: { projectKey?: string }): number | Promise<number>;
   close(): void;
 }
 
@@ -161,6 +166,10 @@ export class Runtime {
   private readonly detachChildren: boolean;
   private readonly warn: (m: string) => void;
   private readonly live = new Set<() => void>();
+  /** an asynchronous store's writability check, awaited before the first model call */
+  private storeCheck: Promise<void> | undefined;
+  /** `<runDir>/sessions.db` when flower opened the store itself */
+  private readonly storeFile: string | undefined;
   private inflight: { result: StepResult; index: number } | undefined;
   /** a person asked to stop at the next message boundary (Ctrl+C), with an optional remark */
   private interruptRequest: { remark: string } | null = null;
@@ -227,9 +236,22 @@ export class Runtime {
     this.postgres = where.kind === 'postgres' && !o.store ? new PostgresSessionStore(where.url) : undefined;
     this.records = o.records ?? (where.kind === 'postgres' ? new PostgresRunRecords(where.url, this.project) : new FileRunRecords(this.layout));
     this.manifest = new Manifest(this.records, this.runId, this.warn);
+    this.storeFile = o.store || this.postgres ? undefined : this.layout.sessionsDb;
     this.store = o.store ?? new ViewedStore(this.postgres ?? new SqliteSessionStore(this.layout.sessionsDb), this.workspace, {
       trim: o.trim ?? false, ephemeral: o.ephemeral ?? true, keepDenials: o.keepDenials ?? 1,
     }, this.layout.viewSpill);
+    // a store that cannot be written stops the run here, before any model call — not after the work
+    // is done and its transcript silently dropped (issue 11: read-only sessions.db, exit 0, nothing stored)
+    try {
+      const check = this.store.checkWritable?.();
+      if (check instanceof Promise) {
+        this.storeCheck = check;
+        check.catch(() => { /* reported by run(), before its first model call */ });
+      }
+    } catch (e) {
+      this.store.close();
+      throw e;
+    }
     this.workbench = o.workbench instanceof Workbench ? o.workbench
       : o.workbench ? new Workbench(this.workspace, { root: this.layout.root, ...(o.lang ? { lang: o.lang } : {}) }) : undefined;
     this.workbench?.ensure();
@@ -285,6 +307,11 @@ export class Runtime {
     return this.store.hasSession(sessionId, this.projectKey);
   }
 
+  /** How the store is named in messages: its file when it has one. */
+  private storeName(): string {
+    return this.storeFile ?? 'the session store';
+  }
+
   /** Main-thread context size of the session's last turn, 0 when unknown. */
   contextOf(sessionId: string): Promise<number> {
     return this.store.lastContext(sessionId, { projectKey: this.projectKey });
@@ -316,6 +343,14 @@ export class Runtime {
     if (this.closed) throw new ConfigError('runtime-closed', 'this Runtime was closed; create a new one');
     await this.ready();
     const step = opts.stepName ?? spec.name;
+    if (this.storeCheck) await this.storeCheck;
+    // a resume the store cannot serve would cost a spawn and end in the binary's "No conversation
+    // found" (and its usage text): say so at once, before any model call
+    if (opts.resume !== undefined && !(await this.hasSession(opts.resume))) {
+      throw new ConfigError('unknown-session',
+        `no session ${JSON.stringify(opts.resume)} in ${this.storeName()} for ${this.workspace} — \`flower log\` lists the sessions of this run dir`,
+        { step, sessionId: opts.resume });
+    }
     const result: StepResult = {
       step, session_id: null, ok: false, cost_usd: 0, num_turns: 0, text: '', error: null,
       started_at: new Date().toISOString(), ended_at: null, attempts: 0, errors: [], resumed: false, retired: [], context: 0,
@@ -398,11 +433,12 @@ export class Runtime {
           if (verdict.why) result.error = verdict.why;
           break;
         }
-        emit('retry', `${step}: ${outcome.error ?? 'failed'}`, { attempt: failed + 1, error: outcome.error, kind: verdict.kind });
+        emit('retry', `${step}: ${outcome.error ?? 'failed'}`, { attempt: failed + 1, error: outcome.error, kind: verdict.failure.kind, failure: verdict.failure });
         let online = await waitOnline(this.policy!, this.resolved.env, () => this.closed, (t, p) => emit('retry', t, p));
         if (online.ok && this.postgres) online = await this.storeOnline(emit);
         if (!online.ok) {
           result.error = `${outcome.error ?? 'failed'} | ${online.why}`;
+          result.failure = failure('network', result.error);
           break;
         }
         await sleep(backoff(failed, this.policy!) * 1000);
@@ -423,6 +459,7 @@ export class Runtime {
       result.ok = false;
       result.error = errorText(e);
       result.errors.push(result.error);
+      result.failure = failureOfThrown(e);
     } finally {
       result.ended_at = new Date().toISOString();
       this.total += result.cost_usd;
@@ -522,6 +559,9 @@ export class Runtime {
    */
   private async costSoFar(sessionId: string): Promise<number> {
     try {
+      // one indexed read of the tail (issue 11: loading the whole session here, then again in the SDK,
+      // made a wake reach the model 1.11x later than a bare resume)
+      if (this.store.lastCost) return await this.store.lastCost(sessionId, { projectKey: this.projectKey });
       const entries = (await this.store.load({ projectKey: this.projectKey, sessionId })) ?? [];
       for (let i = entries.length - 1; i >= 0; i--) {
         const e = entries[i]!;
@@ -534,6 +574,8 @@ export class Runtime {
   private absorb(result: StepResult, a: AttemptOutcome): void {
     if (a.sessionId) result.session_id = a.sessionId;
     result.ok = a.ok;
+    if (a.failure && !a.ok) result.failure = a.failure;
+    else delete result.failure;
     if (a.ok || a.text) result.text = a.text;
     result.error = a.error;
     result.errors.push(...a.errors);
@@ -567,6 +609,7 @@ export class Runtime {
     f.result.ok = false;
     f.result.error = reason;
     f.result.errors.push(reason);
+    f.result.failure = failure(reason === 'interrupted-by-human' ? 'interrupted' : 'killed', reason);
     f.result.ended_at = new Date().toISOString();
     // the files backend writes before the promise is first awaited: the row is on disk when this returns
     try { this.manifest.record(f.result, f.index).catch(() => { /* dying anyway */ }); } catch { /* dying anyway */ }
@@ -614,6 +657,14 @@ function ignoreRunDir(runDir: string, workspace: string): void {
 
 /** --no-sandbox is said once per process, however many Runtimes (side questions) it makes. */
 let warnedUnsandboxed = false;
+
+/** A thrown error inside a step: a store that failed is a `store` failure; anything else is ours. */
+function failureOfThrown(e: unknown): StepFailure {
+  if (StoreError.is(e)) return failure('store', errorText(e));
+  if (ConfigError.is(e)) return failure('config', errorText(e));
+  if (FlowerError.is(e)) return failure('internal', errorText(e));
+  return failure('internal', errorText(e));
+}
 
 /** A person can interrupt many times, but a stuck flag must not loop forever. */
 const MAX_HUMAN_INTERRUPTS = 100;

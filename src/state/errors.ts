@@ -1,10 +1,17 @@
 /**
  * flower's errors, sorted by who is at fault: the user's configuration (`ConfigError`), the model or
  * its API (`ModelError`), a guard that refused (`GuardDenied`), a damaged file we read (`StateCorrupt`),
- * or our own bug (`InternalError`). Every error has a stable `code`, an actionable message, and the
- * step / session when known. `FlowerError.is()` works across two installed copies of the package.
+ * a store that cannot be written (`StoreError`), or our own bug (`InternalError`). Every error has a
+ * stable `code`, an actionable message, a `cause` when there was one, and the step / session when known.
+ *
+ * Type tests: `X.is(e)` is true for an X or a subclass of X — never for a sibling (`ConfigError.is(new
+ * StateCorrupt(…))` is false). They work across two installed copies of the package: each class marks
+ * its instances with `Symbol.for('flower.error:<ClassName>')`, for itself and every ancestor.
  */
-const MARK = Symbol.for('flower.error');
+const BASE = 'flower.error';
+const markOf = (name: string): symbol => Symbol.for(`${BASE}:${name}`);
+// the seed's mark, kept so an older copy's FlowerError.is still recognises our errors
+const LEGACY = Symbol.for(BASE);
 
 export interface ErrorContext {
   step?: string;
@@ -18,7 +25,6 @@ export class FlowerError extends Error {
   readonly step?: string;
   readonly sessionId?: string;
   readonly path?: string;
-  readonly [MARK] = true;
 
   constructor(code: string, message: string, ctx: ErrorContext = {}) {
     super(message, ctx.cause === undefined ? undefined : { cause: ctx.cause });
@@ -27,16 +33,24 @@ export class FlowerError extends Error {
     if (ctx.step !== undefined) this.step = ctx.step;
     if (ctx.sessionId !== undefined) this.sessionId = ctx.sessionId;
     if (ctx.path !== undefined) this.path = ctx.path;
+    const self = this as unknown as Record<symbol, boolean>;
+    self[LEGACY] = true;
+    // every class from the concrete one up to FlowerError marks the instance with its own name
+    for (let c: unknown = new.target; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+      self[markOf((c as { name: string }).name)] = true;
+      if (c === FlowerError) break;
+    }
   }
 
-  static is(e: unknown): e is FlowerError {
-    return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[MARK] === true;
+  /** Is `e` an instance of this class (or a subclass), from any installed copy of flower? */
+  static is<T extends abstract new (...args: never[]) => FlowerError>(this: T, e: unknown): e is InstanceType<T> {
+    return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[markOf(this.name)] === true;
   }
 }
 
 /** The user's configuration or input is wrong: say which value and how to fix it. */
 export class ConfigError extends FlowerError {}
-/** The model or its API misbehaved (auth, overload, empty answers, …). */
+/** The model or its API failed in a way flower will not wait out (auth, quota, a limit, …). */
 export class ModelError extends FlowerError {}
 /** A guard refused an action. */
 export class GuardDenied extends FlowerError {}
@@ -48,6 +62,11 @@ export class StateCorrupt extends FlowerError {
     if (ctx.keptAt !== undefined) this.keptAt = ctx.keptAt;
   }
 }
+/**
+ * The session store cannot be written (read-only, locked too long, disk full, not SQLite): the run
+ * stops before any model call, or the step fails with a `store` failure — never a silent loss.
+ */
+export class StoreError extends FlowerError {}
 /** A bug in flower itself. */
 export class InternalError extends FlowerError {}
 

@@ -2,7 +2,9 @@
  * The saved formats, as zod schemas. Readers go JSON → version → schema (see `readVersioned`).
  *
  * - lineage.json: version 0 (the seed: `{ workspace, woke, steps }`, no `version`) and version 1
- *   (adds `version: 1` and, optionally, `workbench` — where the notes live when --isolate moved them).
+ *   (adds `version: 1` and, optionally, `workbench` — where the notes live when --isolate moved them —
+ *   and `request` — the person's sentence, recorded before the first spawn so a run killed before its
+ *   clarify session reached the store is still continued by a bare `flower`).
  *   The seed's three fields keep their meaning in every version.
  * - manifest.json: an array of rows (no file-level version; a row may carry fields a newer flower adds,
  *   they are kept). The optional fields of CONTRACTS.md are declared here so other parts only fill them.
@@ -20,6 +22,7 @@ const lineageV0 = z.object({
 const lineageV1 = lineageV0.extend({
   version: z.literal(1),
   workbench: z.string().optional(),
+  request: z.object({ text: z.string(), at: z.string() }).optional(),
 });
 
 export interface LineageRecord {
@@ -32,6 +35,8 @@ export interface LineageRecord {
   steps: Record<string, string>;
   /** the workbench root when it is not `<workspace>/.flower` (--isolate), so `flower status` finds the notes */
   workbench?: string;
+  /** the person's request as typed, recorded before the first agent spawns (a bare wake starts from it) */
+  request?: { text: string; at: string };
 }
 
 /** Schemas by version; a reader upgrades every older version to the current record. */

@@ -1,7 +1,7 @@
 // SqliteSessionStore: the SDK's SessionStore on one SQLite file (`<runDir>/sessions.db`).
 // Rows are append-only: later layers (trim/prune on resume) filter what `load()` returns in
 // their own wrappers, so a later resume can apply a different policy to the same history.
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { foldSessionSummary } from '@anthropic-ai/claude-agent-sdk';
@@ -12,7 +12,7 @@ import type {
   SessionSummaryEntry,
 } from '@anthropic-ai/claude-agent-sdk';
 import { assertKeySegment, childRange, storeKeyOf } from './keys.js';
-import { StateCorrupt } from '../errors.js';
+import { StateCorrupt, StoreError } from '../errors.js';
 import { contextOfTail, parsed } from './usage.js';
 
 /** Version of the on-disk contract, kept in `PRAGMA user_version`. Bump on any schema change. */
@@ -20,6 +20,8 @@ export const SCHEMA_VERSION = 1;
 /** How long a writer waits for another process' transaction before failing with SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
 const WAL_AUTOCHECKPOINT_PAGES = 10000;
+/** Below this much free space a run would fail mid-step: refuse before the first model call. */
+export const MIN_FREE_BYTES = 16 * 1024 * 1024;
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 // A synchronous sleep for the constructor's retry loop (the constructor cannot await).
 const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
@@ -125,6 +127,52 @@ export class SqliteSessionStore implements SessionStore {
     }
   }
 
+  /**
+   * Fail now — before any model call — when an append would fail later: a read-only file, a write
+   * lock another process holds longer than the busy timeout, a full disk. One StoreError naming the
+   * file and the reason (codes store-read-only, store-locked, store-disk-full, store-unwritable).
+   * A write transaction is begun and rolled back: nothing is written.
+   */
+  checkWritable(o: { minFreeBytes?: number } = {}): void {
+    if (this.path === ':memory:') return;
+    const minFree = o.minFreeBytes ?? MIN_FREE_BYTES;
+    let free: number | undefined;
+    try {
+      const st = statfsSync(dirname(this.path));
+      free = Number(st.bavail) * Number(st.bsize);
+    } catch { /* no statfs here: the write test below still catches SQLITE_FULL */ }
+    if (free !== undefined && free < minFree) {
+      throw new StoreError('store-disk-full',
+        `session store ${this.path}: the disk is full (${Math.floor(free / 1024)} KiB free, flower needs ${Math.ceil(minFree / 1024)} KiB); free some space or choose another run dir with -r`,
+        { path: this.path });
+    }
+    // a file nobody may write (chmod a-w) is read-only by the person's decision — root included, whom
+    // the kernel would let write it anyway
+    let mode = 0o600;
+    try { mode = statSync(this.path).mode; } catch { /* a fresh file: created writable */ }
+    if ((mode & 0o222) === 0) {
+      throw new StoreError('store-read-only', `session store ${this.path} is read-only (mode ${(mode & 0o777).toString(8)}); make it writable (chmod u+w) or choose another run dir with -r`, { path: this.path });
+    }
+    try {
+      this.db.prepare('BEGIN IMMEDIATE').run();
+      this.db.prepare('ROLLBACK').run();
+    } catch (e) {
+      if (this.db.inTransaction) try { this.db.prepare('ROLLBACK').run(); } catch { /* nothing begun */ }
+      const code = sqliteCode(e) ?? '';
+      const ctx = { path: this.path, cause: e };
+      if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM' || code === 'SQLITE_AUTH') {
+        throw new StoreError('store-read-only', `session store ${this.path} is read-only (${code}); make it writable (chmod u+w) or choose another run dir with -r`, ctx);
+      }
+      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+        throw new StoreError('store-locked', `session store ${this.path} is locked by another process for longer than ${BUSY_TIMEOUT_MS / 1000} s (${code}); wait for it or choose another run dir with -r`, ctx);
+      }
+      if (code === 'SQLITE_FULL') {
+        throw new StoreError('store-disk-full', `session store ${this.path}: the disk is full (${code}); free some space or choose another run dir with -r`, ctx);
+      }
+      throw new StoreError('store-unwritable', `session store ${this.path} cannot be written: ${e instanceof Error ? e.message : String(e)}`, ctx);
+    }
+  }
+
   private openError(e: unknown): StoreOpenError {
     const code = sqliteCode(e);
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
@@ -185,6 +233,10 @@ export class SqliteSessionStore implements SessionStore {
       load: db.prepare<[string], string>('SELECT payload FROM entries WHERE store_key = ? ORDER BY seq').pluck(),
       tail: db.prepare<[string, number], string>(
         'SELECT payload FROM entries WHERE store_key = ? ORDER BY seq DESC LIMIT ?').pluck(),
+      // walks the (store_key, seq) key backwards and stops at the first match: the cost-state is in
+      // the session's last batch, so this reads a handful of rows, never the whole transcript
+      lastCost: db.prepare<[string], number | null>(
+        "SELECT json_extract(payload, '$.totalCostUSD') FROM entries WHERE store_key = ? AND json_extract(payload, '$.type') = 'cost-state' ORDER BY seq DESC LIMIT 1").pluck(),
       getSummary: db.prepare<[string, string], SummaryRow>(
         'SELECT session_id, mtime, data FROM summaries WHERE project_key = ? AND session_id = ?'),
       putSummary: db.prepare<[string, string, number, string]>(
@@ -332,6 +384,17 @@ export class SqliteSessionStore implements SessionStore {
     const sk = this.mainKeysOf(sessionId, options.projectKey)[0];
     if (sk === undefined || scan <= 0) return 0;
     return contextOfTail(parsed(this.st.tail.all(sk, scan)));
+  }
+
+  /**
+   * The session's running cost as the CLI saved it (its last `cost-state` entry's totalCostUSD), 0 when
+   * none: what a resumed attempt's `total_cost_usd` counts on from — without loading the transcript.
+   */
+  lastCost(sessionId: string, options: { projectKey?: string } = {}): number {
+    const sk = this.mainKeysOf(sessionId, options.projectKey)[0];
+    if (sk === undefined) return 0;
+    const v = this.st.lastCost.get(sk);
+    return typeof v === 'number' && Number.isFinite(v) ? v : 0;
   }
 
   /** Every projectKey with at least one stored transcript. */

@@ -86,6 +86,22 @@ export class ViewedStore implements SessionStore {
     return this.inner.lastContext(sessionId, opts);
   }
 
+  /** A store that can say it cannot be written (SQLite: a file); a PostgreSQL store is checked by connecting. */
+  checkWritable(o?: { minFreeBytes?: number }): void {
+    if ('checkWritable' in this.inner) this.inner.checkWritable(o);
+  }
+
+  /** The session's last saved cost: one indexed read where the store has it, else from the loaded tail. */
+  async lastCost(sessionId: string, opts: { projectKey?: string } = {}): Promise<number> {
+    if ('lastCost' in this.inner) return this.inner.lastCost(sessionId, opts);
+    const entries = (await this.inner.load({ projectKey: opts.projectKey ?? '', sessionId })) ?? [];
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i]!;
+      if (e.type === 'cost-state' && typeof e.totalCostUSD === 'number' && Number.isFinite(e.totalCostUSD)) return e.totalCostUSD;
+    }
+    return 0;
+  }
+
   close(): void {
     this.inner.close();
   }

@@ -122,6 +122,17 @@ export class Lineage {
     return this.woke;
   }
 
+  /**
+   * Record the person's request BEFORE any agent spawns: a run killed before its clarify session
+   * reached the store (batched appends: nothing is stored while the first turn runs) is continued
+   * from it by a bare `flower`.
+   */
+  async recordRequest(text: string): Promise<void> {
+    await this.update((d) => {
+      d.request = { text, at: new Date().toISOString() };
+    });
+  }
+
   /** Remember `step → sessionId` now (a write failure is swallowed: it must never stop the run). */
   async remember(step: string, sessionId: string): Promise<void> {
     this.steps[step] = sessionId;

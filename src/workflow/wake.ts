@@ -22,6 +22,14 @@ export interface WakeState {
   steps: Record<string, string>;
   /** the layout the notes were read from (its workbench is the one lineage recorded, when it recorded one) */
   layout: RunLayout;
+  /**
+   * The brief is not complete, but lineage names a clarify or goal session or holds the request: a run
+   * was cut short (a kill in its first seconds) and a bare `flower` continues it instead of answering
+   * "nothing to do".
+   */
+  unfinished: boolean;
+  /** the request recorded before the first spawn of this task (null when none was) */
+  request: string | null;
 }
 
 export interface WakeOptions {
@@ -37,6 +45,9 @@ export interface WakeOptions {
   followLineage?: boolean;
 }
 
+/** The steps before the brief and goal are frozen; a session of theirs in lineage means a cut-short run. */
+const UNFINISHED_STEPS = ['确认需求', '设定目标'];
+
 /** The notes folder of a workspace's default layout. */
 export function notesDirOf(workspace: string): string {
   return RunLayout.of({ workspace }).notes;
@@ -48,8 +59,11 @@ export async function wakeState(workspace = '.', o: WakeOptions = {}): Promise<W
   if ((o.followLineage ?? !o.layout) && lin.workbench && lin.workbench !== layout.root) layout = layout.withWorkbench(lin.workbench);
   const brief = Brief.load(layout.brief);
   const goal = Goal.load(layout.goal);
+  const waking = brief?.complete() ?? false;
   return {
-    waking: brief?.complete() ?? false,
+    waking,
+    unfinished: !waking && (UNFINISHED_STEPS.some((s) => lin.steps[s] !== undefined) || !!lin.request?.text.trim()),
+    request: lin.request?.text ?? null,
     brief,
     goal,
     checks: goal?.checks.length ?? 0,

@@ -174,3 +174,23 @@ test('--json prints the run as NDJSON events ending in the step result', async (
   assert.ok(events.every((e) => e.raw === undefined), 'no raw SDK messages');
   assert.deepEqual([events.at(-1)!.kind, events.at(-1)!.ok], ['step_result', true]);
 });
+
+for (const [what, id] of [['a malformed id', 'nonsense'], ['an unknown well-formed uuid', '0b8f2c1e-1111-4222-8333-944455556666']] as const) {
+  test(`--resume with ${what}: exit 1 at once naming the id and flower log, no model call, no binary usage text`, async () => {
+    const p = project('resume-bad');
+    sim.reset();
+    // a first session, so sessions.db exists and holds something else
+    sim.enqueue({ type: 'text', text: 'first' });
+    assert.equal((await cli(['once', 'hi', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url, { FLOWER_MAX_ATTEMPTS: '6' }) })).code, 0);
+    const before = sim.messageRequests().length;
+    const r = await cli(['once', 'x', '--resume', id, '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url, { FLOWER_MAX_ATTEMPTS: '6' }) });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.ok(r.stderr.includes(id), r.stderr);
+    assert.match(r.stderr, /flower log/);
+    assert.match(r.stderr, /sessions\.db/);
+    assert.doesNotMatch(r.stdout + r.stderr, /Usage:|--print|Options:/, 'no usage text of the binary');
+    assert.equal(sim.messageRequests().length, before, 'no model call');
+    const rows = readJson<Row[]>(path.join(p.runs, 'manifest.json'));
+    assert.equal(rows.length, 1, 'nothing recorded for a resume that never ran');
+  });
+}

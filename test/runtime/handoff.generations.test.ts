@@ -12,9 +12,12 @@ import {
   AgentSpec, Generations, HANDOFF_SERVER, HANDOFF_TOOL, type GenerationHost, type HandoffPolicy, type StepResult,
 } from '../../src/runtime/index.js';
 import type { AttemptOutcome } from '../../src/runtime/attempt.js';
+import { fromText } from '../../src/runtime/failure.js';
 
+// the failure is typed where it happens: here, as the attempt would from the binary's text alone
 const outcome = (o: Partial<AttemptOutcome> = {}): AttemptOutcome => ({
-  sessionId: 's1', ok: false, text: '', error: null, errors: [], costUsd: 0, numTurns: 0, context: 0, interrupted: null, servedModel: null, ...o,
+  sessionId: 's1', ok: false, text: '', error: null, errors: [], costUsd: 0, numTurns: 0, context: 0, interrupted: null, servedModel: null,
+  failure: o.ok ? null : fromText(o.error ?? o.errors?.at(-1) ?? ''), ...o,
 });
 
 const GOOD = '## 现在在做什么\nparsing\n\n## 下一步\nrun the tests';

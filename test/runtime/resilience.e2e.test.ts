@@ -12,7 +12,7 @@ let sim: Sim;
 before(async () => { sim = await startSim({ port: 0 }); });
 after(async () => { await sim.close(); });
 
-interface Row { ok: boolean; session_id: string; attempts: number; resumed: boolean; errors: string[]; error: string | null }
+interface Row { ok: boolean; session_id: string; attempts: number; resumed: boolean; errors: string[]; error: string | null; failure?: { kind: string; retryable: boolean; message: string; status?: number } }
 
 const fast = { FLOWER_BASE_DELAY: '0.05', FLOWER_MAX_DELAY: '0.2', FLOWER_PROBE_INTERVAL: '0.3', FLOWER_PROBE_TIMEOUT: '1', FLOWER_MAX_OFFLINE_WAIT: '60' };
 
@@ -58,6 +58,11 @@ test('a 401 stops at once with a message about authentication and an ok:false ro
   const row = readJson<Row[]>(path.join(p.runs, 'manifest.json'))[0]!;
   assert.equal(row.ok, false);
   assert.equal(row.attempts, 1);
+  // typed where it happened (the binary's authentication_failed), readable text kept in `error`
+  assert.equal(row.failure?.kind, 'auth');
+  assert.equal(row.failure?.retryable, false);
+  assert.equal(row.failure?.status, 401);
+  assert.match(row.error ?? '', /authentication/i);
   sim.reset();
 });
 
@@ -69,6 +74,7 @@ test('529 twice then an answer: ok, with every attempt recorded', async () => {
   assert.equal(r.code, 0, r.stderr);
   const row = readJson<Row[]>(path.join(p.runs, 'manifest.json'))[0]!;
   assert.equal(row.ok, true);
+  assert.equal(row.failure, undefined, 'an ok row carries no failure');
   assert.equal(row.attempts, 3);
   assert.equal(row.errors.filter((e) => /529|overloaded/i.test(e)).length, 2);
   assert.equal(row.resumed, true, 'the session existed, so it was resumed rather than restarted');

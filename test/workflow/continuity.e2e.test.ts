@@ -177,21 +177,22 @@ test('SIGTERM during a step writes a killed-by-signal row with the session id', 
   sim.reset();
 });
 
-test('two workflows with different step names at the same time in one folder both stay in lineage', async () => {
+test('two workflows with different step names started together in one folder (--wait: one after the other) both stay in lineage', async () => {
   const p = seedProject('two');
   fs.writeFileSync(path.join(p.dir, 'flow2.mjs'), fs.readFileSync(path.join(p.dir, 'flow.mjs'), 'utf8').replace("'取词'", "'另一步'").replace('"取词"', '"另一步"'));
   sim.reset();
   sim.enqueue({ type: 'text', text: 'x', delayMs: 400, sticky: true });
   const env = testEnv(p, sim.url);
   const [a, b] = await Promise.all([
-    cli(['run', 'flow.mjs:workflow', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env }),
-    cli(['run', 'flow2.mjs:workflow', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env }),
+    cli(['run', 'flow.mjs:workflow', '--wait', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env }),
+    cli(['run', 'flow2.mjs:workflow', '--wait', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env }),
   ]);
   assert.equal(a.code, 0, a.stderr);
   assert.equal(b.code, 0, b.stderr);
   const lin = readJson<Lin>(path.join(p.runs, 'lineage.json'));
   assert.deepEqual(Object.keys(lin.steps).sort(), ['取词', '另一步'].sort());
   assert.equal(readJson<Row[]>(path.join(p.runs, 'manifest.json')).length, 2);
+  assert.equal(lin.woke, 2, 'one run per folder: the second waited and woke it a second time');
   sim.reset();
 });
 

@@ -8,6 +8,7 @@
  */
 import type { AgentDefinition } from '@anthropic-ai/claude-agent-sdk';
 import { detectLang, type Lang } from '../../config/index.js';
+import { ConfigError } from '../../errors.js';
 import { Brief, Goal, WAKE_AMEND_LABEL } from '../../docs/index.js';
 import { HumanChannel } from '../../human/index.js';
 import { clarifier, coordinator, judge, worker } from '../../roles/index.js';
@@ -85,7 +86,8 @@ export async function starterFlow(ask: string, o: StarterOptions): Promise<Start
   const remark = ask.trim();
   const state = await wakeState(ws, { layout, ...(o.records ? { records: o.records } : {}) });
   const waking = state.waking;
-  if (!waking && !remark) throw new TypeError('nothing to do: give flower a request (one sentence is enough)');
+  // a bare wake of a run cut short during clarification continues it (its session, or its request)
+  if (!waking && !remark && !state.unfinished) throw new ConfigError('nothing-to-do', 'nothing to do: give flower a request (one sentence is enough)');
   let amended = false;
   if (waking && remark) {
     try {
@@ -101,7 +103,15 @@ export async function starterFlow(ask: string, o: StarterOptions): Promise<Start
   }).withSubmissions(['brief', 'goal', 'verdict']);
   const steps: Step[] = [];
   // when waking, the original request lives in the frozen brief; the sentence is only a remark
-  const clarify = clarifyStep(clarifier('确认需求', { channel: ch, lang }), ch, waking ? (state.brief?.goal ?? remark) : remark, { briefPath, lang });
+  // a new task's sentence is recorded before any spawn; a bare wake of a cut-short run starts from it
+  if (!waking && remark && state.request !== remark) await (await Lineage.open(records, ws)).recordRequest(remark);
+  const request = waking ? (state.brief?.goal ?? remark) : (remark || state.request || '');
+  const clarify = clarifyStep(clarifier('确认需求', { channel: ch, lang }), ch, () => {
+    // only reached when the clarify session cannot be resumed (it never reached the store) and no
+    // request is known: there is nothing to clarify from
+    if (!request.trim()) throw new ConfigError('nothing-to-do', 'nothing to do: the interrupted run left no request to continue; give flower a request (one sentence is enough)');
+    return request;
+  }, { briefPath, lang });
   steps.push(clarify);
   if (!o.clarifyOnly) {
     const useGoal = o.goal ?? true;

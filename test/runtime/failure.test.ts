@@ -1,0 +1,127 @@
+/**
+ * Typed failures: each signal the binary gives (its error kind, the HTTP status, the result subtype,
+ * a thrown error, flower's own cuts) maps to one kind, once; the retry loop reads only the kind.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  FAILURE_KINDS, failure, fatalLine, fromApiError, fromInterrupt, fromResultSubtype, fromText, type FailureKind,
+} from '../../src/runtime/failure.js';
+import { retryable } from '../../src/runtime/recover.js';
+import { DEFAULT_RESILIENCE } from '../../src/runtime/resilience.js';
+import type { AttemptOutcome } from '../../src/runtime/attempt.js';
+
+type Api = Parameters<typeof fromApiError>[0];
+const API: Array<[string, Api, FailureKind, boolean]> = [
+  ['401 (the binary retries it; we never do)', { error: 'authentication_failed', status: 401, text: 'Invalid API key · Fix external API key' }, 'auth', false],
+  ['org not allowed', { error: 'oauth_org_not_allowed', text: 'org not allowed' }, 'auth', false],
+  ['account on hold', { error: 'account_on_hold', text: 'on hold' }, 'auth', false],
+  ['cloud credentials', { error: 'cloud_credential_error', text: 'no creds' }, 'auth', false],
+  ['billing', { error: 'billing_error', status: 400, text: 'Your credit balance is too low' }, 'quota', false],
+  ['429 rate limit', { error: 'rate_limit', status: 429, text: 'API Error: Request rejected (429) · mock 429 rate_limit_error' }, 'quota', true],
+  ['529 overloaded', { error: 'overloaded', status: 529, text: 'API Error: 529 mock 529 overloaded_error.' }, 'overloaded', true],
+  ['500 server error', { error: 'server_error', status: 500, text: 'API Error: 500 mock 500 api_error. (127.0.0.1:400)' }, 'overloaded', true],
+  ['refused connection (server_error + connection_failed)', { error: 'server_error', connection: true, text: 'API Error: Connection refused (ECONNREFUSED)' }, 'network', true],
+  ['a dropped connection, unknown kind, no status', { error: 'unknown', status: null, connection: true, text: 'API Error: Connection dropped (ECONNRESET).' }, 'network', true],
+  ['model not found', { error: 'model_not_found', status: 404, text: 'model claude-x not found' }, 'config', false],
+  ['400 bad request, unknown kind', { error: 'unknown', status: 400, text: 'API Error: 400 messages: bad request from mock' }, 'config', false],
+  ['400 prompt too long', { error: 'invalid_request', status: 400, text: 'prompt is too long: 212345 tokens > 200000 maximum' }, 'context-full', false],
+  ['413', { error: 'unknown', status: 413, text: 'request too large' }, 'context-full', false],
+  ['invalid request, not overflow', { error: 'invalid_request', status: 400, text: 'messages.0: bad role' }, 'config', false],
+  ['max output tokens', { error: 'max_output_tokens', text: 'output limit' }, 'budget', false],
+  ['503 with only a status', { status: 503, text: 'Service Unavailable' }, 'overloaded', true],
+  ['402', { status: 402, text: 'Payment Required' }, 'quota', false],
+  ['408', { status: 408, text: 'Request Timeout' }, 'timeout', true],
+  ['an unknown kind with no status falls back to the text', { error: 'unknown', text: 'Request timed out. No data arrived for more than 5 minutes.' }, 'timeout', true],
+  ['a port number never reads as a status', { error: 'server_error', status: 500, text: 'check your gateway (127.0.0.1:401)' }, 'overloaded', true],
+];
+for (const [what, sig, kind, retry] of API) {
+  test(`api failure: ${what} → ${kind}${retry ? ' (retryable)' : ''}`, () => {
+    const f = fromApiError(sig);
+    assert.equal(f.kind, kind);
+    assert.equal(f.retryable, retry);
+    assert.equal(f.message, sig.text.trim());
+    if (typeof sig.status === 'number') assert.equal(f.status, sig.status);
+  });
+}
+
+const TEXT: Array<[string, FailureKind, boolean]> = [
+  ['No conversation found with session ID: 0b8f2c1e-0000-4000-8000-000000000000', 'config', false],
+  ['Claude Code native binary not found at /x/claude', 'config', false],
+  ['spawn /usr/bin/claude ENOENT', 'config', false],
+  ['getaddrinfo ENOTFOUND api.example', 'network', true],
+  ['fetch failed', 'network', true],
+  ['API Error: 502 Bad Gateway', 'overloaded', true],
+  ['Too Many Requests', 'quota', true],
+  ['Your credit balance is too low to access the Anthropic API', 'quota', false],
+  ['error_max_turns: stopped', 'budget', false],
+  ['maximum context length is 200000 tokens', 'context-full', false],
+  ['上下文长度超出限制', 'context-full', false],
+  ['Claude Code process aborted by user', 'killed', false],
+  ['401 Unauthorized: connection refused by auth', 'auth', false],
+  ['something odd happened', 'unknown', true],
+  ['', 'unknown', true],
+];
+for (const [text, kind, retry] of TEXT) {
+  test(`text fallback (only at the origin): ${JSON.stringify(text.slice(0, 50))} → ${kind}`, () => {
+    const f = fromText(text);
+    assert.equal(f.kind, kind);
+    assert.equal(f.retryable, retry);
+  });
+}
+
+test('result subtypes that name a limit are budget failures, never retried; others are not limits', () => {
+  assert.equal(fromResultSubtype('error_max_turns', '')!.kind, 'budget');
+  assert.equal(fromResultSubtype('error_max_budget_usd', 'x')!.retryable, false);
+  assert.equal(fromResultSubtype('error_max_structured_output_retries', '')!.kind, 'internal');
+  assert.equal(fromResultSubtype('error_during_execution', ''), null);
+  assert.equal(fromResultSubtype('success', ''), null);
+});
+
+test("flower's own cuts: the watchdog is a retryable timeout, a person's interrupt and a handoff are not retries", () => {
+  assert.deepEqual(fromInterrupt('watchdog', 'w'), { kind: 'timeout', retryable: true, message: 'w' });
+  assert.deepEqual(fromInterrupt('human', 'h'), { kind: 'interrupted', retryable: false, message: 'h' });
+  assert.deepEqual(fromInterrupt('handoff', 'c'), { kind: 'context-full', retryable: false, message: 'c' });
+});
+
+test('every kind has a default and round-trips through JSON as a plain object', () => {
+  for (const k of FAILURE_KINDS) {
+    const f = failure(k, ` ${k} text `);
+    assert.equal(f.kind, k);
+    assert.equal(typeof f.retryable, 'boolean');
+    assert.equal(f.message, `${k} text`);
+    assert.deepEqual(JSON.parse(JSON.stringify(f)), f);
+  }
+  assert.equal(failure('store', 'x').retryable, false);
+  assert.equal(failure('quota', 'x', { retryable: false }).retryable, false);
+  assert.equal(failure('overloaded', 'x', { status: 529 }).status, 529);
+});
+
+const outcome = (o: Partial<AttemptOutcome>): AttemptOutcome => ({
+  sessionId: null, ok: false, text: '', error: null, failure: null, errors: [], costUsd: 0, numTurns: 0, context: 0, interrupted: null, servedModel: null, ...o,
+});
+
+test('the retry loop decides on the kind, never the text: a fatal kind with a "transient" text stops', () => {
+  const v = retryable(outcome({ error: 'API Error: 503 overloaded, try again', failure: failure('auth', 'API Error: 503 overloaded, try again') }), 1, DEFAULT_RESILIENCE);
+  assert.equal(v.retry, false);
+  assert.match(v.why!, /ANTHROPIC_API_KEY/);
+  const w = retryable(outcome({ error: 'Invalid API key 401', failure: failure('network', 'Invalid API key 401') }), 1, DEFAULT_RESILIENCE);
+  assert.equal(w.retry, true, 'a network failure is waited out whatever its text says');
+});
+
+test('the loop bounds attempts, honours retryUnknown, and stops without a policy', () => {
+  const net = outcome({ error: 'x', failure: failure('network', 'x') });
+  assert.equal(retryable(net, DEFAULT_RESILIENCE.maxAttempts, DEFAULT_RESILIENCE).retry, false);
+  assert.match(retryable(net, DEFAULT_RESILIENCE.maxAttempts, DEFAULT_RESILIENCE).why!, /gave up after 6 attempts/);
+  assert.equal(retryable(net, 1, null).retry, false);
+  const odd = outcome({ error: 'odd', failure: failure('unknown', 'odd') });
+  assert.equal(retryable(odd, 1, DEFAULT_RESILIENCE).retry, true);
+  assert.equal(retryable(odd, 1, { ...DEFAULT_RESILIENCE, retryUnknown: false }).retry, false);
+});
+
+test('a resume the binary cannot find is fatal at once and points at flower log', () => {
+  const f = fromText('No conversation found with session ID: abc');
+  const v = retryable(outcome({ error: f.message, failure: f }), 1, DEFAULT_RESILIENCE);
+  assert.equal(v.retry, false);
+  assert.match(fatalLine(f), /flower log/);
+});

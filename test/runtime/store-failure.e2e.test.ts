@@ -1,0 +1,53 @@
+/**
+ * A store that fails during a run is never swallowed. Measured: when SessionStore.append throws, the
+ * SDK retries it three times, drops the batch, emits system/mirror_error and the turn ends "success".
+ * flower turns that into a failed step with a `store` failure, recorded in the manifest.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { startSim, type Sim } from '../../src/sim/index.js';
+import { AgentSpec, Runtime, type FlowerStore } from '../../src/runtime/index.js';
+import { SqliteSessionStore } from '../../src/store/index.js';
+import { project, readJson, testEnv } from '../helpers/e2e.js';
+
+let sim: Sim;
+before(async () => { sim = await startSim({ port: 0 }); });
+after(async () => { await sim.close(); });
+
+test('an append that fails mid-run fails the step with a store failure, never retried, and the manifest says so', async () => {
+  const p = project('store-fail');
+  const inner = new SqliteSessionStore(path.join(p.runs, 'other.db'));
+  let appends = 0;
+  const store: FlowerStore = {
+    append: async () => { appends++; throw new Error('SQLITE_FULL: database or disk is full'); },
+    load: (k) => inner.load(k),
+    listSessions: (k) => inner.listSessions(k),
+    listSubkeys: (k) => inner.listSubkeys(k),
+    delete: (k) => inner.delete(k),
+    hasSession: (s, k) => inner.hasSession(s, k),
+    lastContext: (s, o) => inner.lastContext(s, o),
+    close: () => inner.close(),
+  };
+  sim.reset();
+  sim.enqueue({ type: 'text', text: 'an answer that never reaches the store' });
+  const env = testEnv(p, sim.url);
+  const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env, store, onWarning: () => {} });
+  try {
+    const r = await rt.run(new AgentSpec({ name: 'a', instructions: '' }), 'hi');
+    assert.ok(appends > 0, 'the SDK tried to append');
+    assert.equal(r.ok, false);
+    assert.equal(r.failure?.kind, 'store');
+    assert.equal(r.failure?.retryable, false);
+    assert.match(r.error ?? '', /session store could not be written: SQLITE_FULL/);
+    assert.equal(r.attempts, 1, 'a store failure is not retried');
+    assert.equal(sim.messageRequests().length, 1);
+    const row = readJson<Array<{ ok: boolean; failure?: { kind: string } }>>(path.join(p.runs, 'manifest.json'))[0]!;
+    assert.equal(row.ok, false);
+    assert.equal(row.failure?.kind, 'store');
+  } finally {
+    rt.close();
+  }
+  assert.ok(fs.existsSync(p.runs));
+});
