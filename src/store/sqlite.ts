@@ -407,10 +407,14 @@ export class SqliteSessionStore implements SessionStore {
   }
 }
 
-/** Create `file` 0600 if absent, or narrow an existing one (and its -wal/-shm) to 0600. */
+/**
+ * Create `file` 0600 if absent, or narrow an existing one (and its -wal/-shm) to its owner's bits: the
+ * group and others lose access, and nothing GAINS write — a file the person made read-only (chmod a-w)
+ * must stay read-only, so the writability check can stop the run before any model call.
+ */
 function privateFile(file: string): void {
   try { closeSync(openSync(file, 'a', 0o600)); } catch { return; /* unwritable: opening it reports that */ }
   for (const f of [file, `${file}-wal`, `${file}-shm`]) {
-    try { chmodSync(f, 0o600); } catch { /* absent */ }
+    try { chmodSync(f, statSync(f).mode & 0o700); } catch { /* absent */ }
   }
 }
