@@ -268,7 +268,7 @@ export class Runtime {
         projectDir: this.layout.projectSkills,
         userDir: path.join(configHome(this.resolved.env), 'skills'),
         pluginDirs: [...(o.plugins ?? []), ...pluginDirsFromEnv(this.resolved.env.FLOWER_PLUGINS)],
-      }, privateConfigDir(), this.warn);
+      }, privateConfigDir(), this.warn, this.secretVars);
     const base = resilienceFromEnv(this.resolved.env, DEFAULT_RESILIENCE);
     this.policy = o.resilience === false ? null : { ...base, ...(typeof o.resilience === 'object' ? o.resilience : {}) };
   }

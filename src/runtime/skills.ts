@@ -4,13 +4,15 @@
  * folders load, what the main thread lists, which tools each role may use — plus the Skill guard and
  * the record a manifest row keeps.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentDefinition, Options } from '@anthropic-ai/claude-agent-sdk';
 import { skillGuard } from '../guards/skill.js';
 import {
-  buildBundle, discover, qualified, selectFor, sessionPlugins, skillsBriefing, skillsOf,
+  buildBundle, discover, shadowPlugin, qualified, selectFor, sessionPlugins, skillsBriefing, skillsOf,
   type Discovery, type RoleSkills, type SkillSelection, type SkillSources,
 } from '../skills/index.js';
+import { scrubMcpServer } from './options.js';
 import type { Hooks } from './spec.js';
 
 /** The parts of an AgentSpec this reads. */
@@ -37,11 +39,21 @@ export class SkillKit {
     this.bundleDir = bundleDir;
   }
 
-  /** Discover, warn once per broken file, and bundle project + personal skills under `into`. */
-  static load(src: SkillSources, into: string, warn: (m: string) => void): SkillKit {
+  /**
+   * Discover, warn once per broken file, and bundle project + personal skills under `into`; a plugin with
+   * stdio MCP servers loads through a shadow whose servers start without `secretVars` (their env).
+   */
+  static load(src: SkillSources, into: string, warn: (m: string) => void, secretVars: readonly string[] = []): SkillKit {
     const d = discover(src);
     for (const w of d.warnings) warn(w);
-    return new SkillKit(d, buildBundle(d.skills, path.join(into, 'plugins')));
+    const dir = path.join(into, 'plugins');
+    for (const p of d.plugins) {
+      if (!p.mcpServers.length) continue;
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const shadow = shadowPlugin(p.dir, dir, secretVars, (srv) => scrubMcpServer(srv as never, secretVars) as unknown as Record<string, unknown>);
+      if (shadow !== p.dir) p.loadDir = shadow;
+    }
+    return new SkillKit(d, buildBundle(d.skills, dir));
   }
 
   get empty(): boolean {

@@ -32,6 +32,8 @@ export interface PluginInfo {
   /** `.claude-plugin/plugin.json` name, else the folder name */
   name: string;
   dir: string;
+  /** the folder the binary loads (a shadow whose MCP servers start without the secrets), when not `dir` */
+  loadDir?: string;
   skills: SkillInfo[];
   /** server names declared in its `.mcp.json` */
   mcpServers: string[];

@@ -88,7 +88,7 @@ export function sessionPlugins(parts: readonly RoleSkills[], bundleDir: string |
   for (const p of parts.flatMap((x) => x.plugins)) {
     if (seen.has(p.dir)) continue;
     seen.add(p.dir);
-    out.push({ type: 'local', path: p.dir });
+    out.push({ type: 'local', path: p.loadDir ?? p.dir });
   }
   return out;
 }

@@ -84,14 +84,14 @@ test('a project skill reaches the worker that has it, loads on a Skill call, and
   assert.match(row.skills![0]!.hash, /^[0-9a-f]{12}$/);
 });
 
-test('a plugin\'s MCP tool answers the worker that declares the plugin; the coordinator is denied it', async () => {
+test('a plugin\'s MCP tool answers the worker that declares the plugin, without the key in its env; the coordinator is denied it', async () => {
   const p = project('plugin');
   plantHostSkills(p);
   const plugin = path.join(p.dir, 'stamper');
   fs.mkdirSync(path.join(plugin, '.claude-plugin'), { recursive: true });
   fs.writeFileSync(path.join(plugin, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'stamper' }));
   fs.writeFileSync(path.join(plugin, '.mcp.json'), JSON.stringify({
-    mcpServers: { stamp: { command: process.execPath, args: [path.join(ROOT, 'examples', 'stamper', 'server.mjs')] } },
+    mcpServers: { stamp: { command: process.execPath, args: [path.join(ROOT, 'test', 'skills', 'keyprobe-server.mjs')] } },
   }));
   const target = path.join(p.ws, 'stamped.txt');
   const byCoord = path.join(p.ws, 'by-coordinator.txt');
@@ -112,7 +112,8 @@ test('a plugin\'s MCP tool answers the worker that declares the plugin; the coor
     assert.equal(r.ok, true, r.error ?? '');
   } finally { rt.close(); }
   sim.assertConsumed();
-  assert.equal(fs.readFileSync(target, 'utf8'), 'STAMPED\n', 'the declaring worker called the plugin tool');
+  // the declaring worker called the plugin tool, and the server the binary started could not see the key
+  assert.equal(fs.readFileSync(target, 'utf8'), 'STAMPED\nkeys seen: none\n');
   assert.ok(!fs.existsSync(byCoord), 'the coordinator could not');
   const denied = forMain().flatMap((r) => toolResultsOf(r.body)).find((t) => t.tool_use_id === 'toolu_coord_stamp')!;
   assert.equal(denied.is_error, true);
