@@ -1,11 +1,13 @@
 /**
  * `flower ui [-r RUNDIR] [--port N] [--host H] [--open]` — serve a read-only web view of a run dir until
  * Ctrl-C or SIGTERM. The first stdout line is the full URL with this start's random access token.
+ * With FLOWER_STORE / --store = postgres://… it shows what that store holds for the project
+ * (FLOWER_PROJECT, else the workspace path), as `flower status` and `flower log` do.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { resolveEnv } from '../config/index.js';
+import { projectIdentity, resolveEnv, storeSetting } from '../config/index.js';
 import { RunLayout } from '../state/index.js';
 import { handoffPolicy, thresholds } from '../runtime/window.js';
 import { EXIT, type CliIO } from './io.js';
@@ -36,17 +38,25 @@ function openBrowser(url: string, env: Record<string, string | undefined>): bool
 }
 
 export async function ui(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<number> {
-  const { FileSource, findRunDir, handle, newToken, serveUi } = await import('../ui/index.js');
+  const { FileSource, PgSource, findRunDir, handle, newToken, serveUi } = await import('../ui/index.js');
   const cwd = io.cwd ?? process.cwd();
   const runDir = o.runDirGiven ? path.resolve(cwd, g.runDir) : findRunDir(cwd);
-  const policy = handoffPolicy(resolveEnv(io.env, cwd).env, undefined);
-  const source = new FileSource(RunLayout.of({ cwd, runDir }));
+  const env = resolveEnv(io.env, cwd).env;
+  const policy = handoffPolicy(env, undefined);
+  // the store named by FLOWER_STORE / --store, like status and log (a PostgreSQL one that cannot be used: one line, exit 1)
+  const where = storeSetting(env);
+  const workspace = path.resolve(cwd, g.workspace);
+  const source = where.kind === 'postgres'
+    ? await PgSource.open({ url: where.url, project: projectIdentity(env, workspace).name, workspace, runDir })
+    : new FileSource(RunLayout.of({ cwd, runDir }));
+  const shown = source instanceof PgSource ? source.where : runDir;
+  const empty = source instanceof PgSource ? false : !fs.existsSync(runDir);
   const app = { source, token: newToken(), window: policy.window, threshold: thresholds(policy).at };
-  const server = await serveUi(app, { host: o.host, port: o.port });
+  const server = await serveUi(app, { host: o.host, port: o.port }).catch((e: unknown) => { source.close(); throw e; });
   io.stdout.write(`${server.url}\n`);
   // read the run dir once now, while the person opens the page: the first load then finds it cached
   setImmediate(() => { void handle(app, 'GET', `/?token=${app.token}`); });
-  io.stdout.write(`flower ui — read-only view of ${runDir}${fs.existsSync(runDir) ? '' : ' (nothing there yet; the page fills in when a run starts)'} · Ctrl-C to stop\n`);
+  io.stdout.write(`flower ui — read-only view of ${shown}${empty ? ' (nothing there yet; the page fills in when a run starts)' : ''} · Ctrl-C to stop\n`);
   if (o.open && !openBrowser(server.url, io.env)) io.stdout.write('(no browser opener found: open the URL above yourself)\n');
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -4,7 +4,7 @@
  * workspace's notes, and sessions.db (./sqlite.ts). Nothing is ever written, nothing kept aside.
  *
  * A damaged file is never fatal: it becomes a `Problem` (the page shows a banner naming the file).
- * The page talks to the `UiSource` interface only, so another store (PostgreSQL) can stand behind it.
+ * The page talks to the `UiSource` interface only; ./pg.ts is the PostgreSQL store behind it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -138,7 +138,8 @@ export function noteLayouts(runDir: string, lineage: LineageView): RunLayout[] {
     : [RunLayout.of(base), RunLayout.of({ ...base, isolate: true })];
 }
 
-function readNotes(runDir: string, lineage: LineageView | null): Notes {
+/** The workspace's notes of `lineage` (any store: the notes are files in the workspace). */
+export function readNotes(runDir: string, lineage: LineageView | null): Notes {
   const none: Notes = { dir: null, brief: null, goal: null, qa: null, handoffs: {} };
   if (!lineage) return none;
   const layout = noteLayouts(runDir, lineage).find((l) => fs.existsSync(l.notes));
