@@ -11,7 +11,8 @@ import { after, before, describe, test } from 'node:test';
 import { backendsFor, copyStore } from '../../src/cli/store.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { RunLayout, type ManifestRow } from '../../src/state/index.js';
-import { PostgresRunRecords } from '../../src/store/postgres/index.js';
+import { projectDirName } from '../../src/config/index.js';
+import { PostgresRunRecords, PostgresSessionStore } from '../../src/store/postgres/index.js';
 import { FileSource, PgSource, handle, type UiApp } from '../../src/ui/index.js';
 import { readJson, startCli, until, type Project } from '../helpers/e2e.js';
 import { PG_SKIP, dropDatabases, freshDatabase } from '../helpers/pg.js';
@@ -126,6 +127,30 @@ describe('flower ui reads a PostgreSQL store', { skip: PG_SKIP }, () => {
     assert.notEqual(await fp(), before, 'the digest the page polls changed');
     const runs = JSON.parse((await get(a, `/api/runs?token=${TOKEN}`)).body) as { runs: Array<{ run: string }> };
     assert.ok(runs.runs.some((r) => r.run === extra.run), 'the new run is listed');
+  });
+
+  test('a session growing in PostgreSQL changes the live fingerprint and its calls are read again', async () => {
+    const a = appOf(pgSource);
+    const fp = async () => (await get(a, `/api/fingerprint?token=${TOKEN}`)).body;
+    const work = readJson<ManifestRow[]>(path.join(p.runs, 'manifest.json')).find((r) => r.step === '干活')!;
+    const sid = work.session_id!;
+    await pgSource.poll();
+    const before = await fp();
+    const calls = (await pgSource.sessions.calls(sid)).length;
+    const store = await new PostgresSessionStore(url).open();
+    try {
+      await store.appendNow({ projectKey: projectDirName(PROJECT), sessionId: sid }, [{
+        type: 'assistant', uuid: 'late-call-1', timestamp: new Date().toISOString(),
+        message: { id: 'msg_late_1', model: 'claude-x', usage: { input_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 900, output_tokens: 3 } },
+      }]);
+    } finally {
+      store.close();
+    }
+    await pgSource.poll();
+    assert.notEqual(await fp(), before, 'the digest the page polls changed');
+    const after = await pgSource.sessions.calls(sid);
+    assert.equal(after.length, calls + 1);
+    assert.equal(after.at(-1)!.context, 907);
   });
 
   test('nothing is created locally: no run dir, no sessions.db, manifest.json or lineage.json', () => {
