@@ -100,7 +100,7 @@ function readHead(file: string, bytes = 4096): string {
 
 const size = (b: number): string => (b < 1024 ? `${b} B` : b < 1024 * 1024 ? `${(b / 1024).toFixed(1)} KB` : `${(b / 1024 / 1024).toFixed(1)} MB`);
 
-/** Write `text` to `file` via a temp file and rename, so a reader never sees half a file. */
+/** The workbench: its folders (paths from the state layer's workbenchPaths), its index and its rules. */
 export class Workbench {
   readonly workspace: string;
   readonly root: string;
