@@ -2,6 +2,13 @@
  * The credential chain. Every existing source is read; the first source that defines a key wins,
  * per key: process env → $FLOWER_ENV → ./.env → ${XDG_CONFIG_HOME:-~/.config}/flower/.env.
  * The host's ~/.claude is never read (portability contract): what flower runs on is what it was given.
+ *
+ * A `.env` file sets flower's own settings and nothing else (FILE_KEYS): a project's `.env` is usually the
+ * app's (DATABASE_URL, …), and an audit on binary 2.1.332 showed a planted `./.env` steering the next run
+ * outside the sandbox — `BASH_ENV` and `LD_PRELOAD` ran in the `claude` process with the key, and a planted
+ * `ANTHROPIC_BASE_URL` received the key from `~/.config/flower/.env`. So every other name in a file is
+ * ignored (listed in `ignored`), and each key remembers the file it came from (`from`), so a base URL from a
+ * file an agent can write never meets a credential from elsewhere (runtime/floor.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -48,12 +55,29 @@ export interface ResolvedEnv {
   read: string[];
   /** every file looked in */
   lookedIn: string[];
+  /** the file each key came from (keys of the process environment are absent) */
+  from: Record<string, string>;
+  /** names a file set that are not flower's settings, per file: ignored */
+  ignored: Array<{ file: string; names: string[] }>;
 }
+
+export const CREDENTIAL_KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const;
+
+/** What a `.env` file may set: the credential, the endpoint, model names, the API timeout, and flower's own settings. */
+export const FILE_KEYS: ReadonlySet<string> = new Set([
+  ...CREDENTIAL_KEYS, 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'ANTHROPIC_DEFAULT_OPUS_MODEL', 'ANTHROPIC_DEFAULT_SONNET_MODEL',
+  'ANTHROPIC_DEFAULT_HAIKU_MODEL', 'ANTHROPIC_SMALL_FAST_MODEL', 'CLAUDE_CODE_SUBAGENT_MODEL', 'API_TIMEOUT_MS',
+  'FLOWER_STORE', 'FLOWER_PROJECT', 'FLOWER_WINDOW', 'FLOWER_PLUGINS', 'FLOWER_LANG', 'FLOWER_DEBUG', 'FLOWER_CLI_RETRIES',
+  'FLOWER_NO_PROBE', 'FLOWER_WATCHDOG', 'FLOWER_PROBE_TIMEOUT', 'FLOWER_PROBE_INTERVAL', 'FLOWER_MAX_OFFLINE_WAIT',
+  'FLOWER_MAX_DELAY', 'FLOWER_MAX_ATTEMPTS', 'FLOWER_BASE_DELAY', 'FLOWER_LINE_MODE',
+]);
 
 export function resolveEnv(env: EnvMap = process.env, cwd = process.cwd()): ResolvedEnv {
   const lookedIn = envFiles(env, cwd);
   const read: string[] = [];
   const merged: Record<string, string> = {};
+  const from: Record<string, string> = {};
+  const ignored: ResolvedEnv['ignored'] = [];
   for (const file of lookedIn) {
     let text: string;
     try {
@@ -62,13 +86,20 @@ export function resolveEnv(env: EnvMap = process.env, cwd = process.cwd()): Reso
       continue;
     }
     read.push(file);
-    for (const [k, v] of Object.entries(parseDotenv(text))) if (!(k in merged)) merged[k] = v;
+    const skipped: string[] = [];
+    for (const [k, v] of Object.entries(parseDotenv(text))) {
+      if (!FILE_KEYS.has(k)) { skipped.push(k); continue; }
+      if (!(k in merged)) { merged[k] = v; from[k] = file; }
+    }
+    if (skipped.length) ignored.push({ file, names: skipped });
   }
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
-  return { env: merged, read, lookedIn };
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) continue;
+    merged[k] = v;
+    delete from[k];
+  }
+  return { env: merged, read, lookedIn, from, ignored };
 }
-
-export const CREDENTIAL_KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const;
 
 export function hasCredentials(resolved: ResolvedEnv): boolean {
   return CREDENTIAL_KEYS.some((k) => (resolved.env[k] ?? '').trim() !== '');
