@@ -3,6 +3,7 @@
  * Usage errors exit 2 with usage; deliberate stops exit 1 with one clear line; never a stack trace
  * for a user error (set FLOWER_DEBUG=1 to see one).
  */
+import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { detectLang } from '../config/index.js';
 import { FlowerError } from '../errors.js';
@@ -32,11 +33,34 @@ export interface GlobalOptions {
   sandbox?: boolean;
   /** --net on|off|HOSTS: the network for the commands of roles that write */
   net?: NetPolicy;
+  /** --pass-env NAME: variables that reach commands on purpose */
+  passEnv?: string[];
+  /** --allow-read PATH / --deny-read PATH: credential places opened, more places closed */
+  allowRead?: string[];
+  denyRead?: string[];
+}
+
+export interface SecurityOptions {
+  sandbox?: false;
+  net?: NetPolicy;
+  passEnv?: string[];
+  allowRead?: string[];
+  denyRead?: string[];
 }
 
 /** The Runtime options the global security flags set (spread into every Runtime the CLI makes). */
-export function security(g: GlobalOptions): { sandbox?: false; net?: NetPolicy } {
-  return { ...(g.sandbox === false ? { sandbox: false as const } : {}), ...(g.net !== undefined ? { net: g.net } : {}) };
+export function security(g: GlobalOptions): SecurityOptions {
+  return {
+    ...(g.sandbox === false ? { sandbox: false as const } : {}), ...(g.net !== undefined ? { net: g.net } : {}),
+    ...(g.passEnv?.length ? { passEnv: g.passEnv } : {}), ...(g.allowRead?.length ? { allowRead: g.allowRead } : {}),
+    ...(g.denyRead?.length ? { denyRead: g.denyRead } : {}),
+  };
+}
+
+/** `--pass-env NAME`: a variable name, nothing else. */
+function envName(v: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) throw new InvalidArgumentError(`--pass-env takes a variable name (letters, digits, _), got ${JSON.stringify(v)}`);
+  return v;
 }
 
 const VERSION = '0.1.0';
@@ -102,6 +126,9 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('--net <on|off|hosts>', u.net, (v: string) => {
       try { return parseNet(v); } catch (e) { throw new InvalidArgumentError((e as Error).message); }
     })
+    .option('--pass-env <name>', u.passEnv, (v: string, prev: string[]) => [...prev, envName(v)], [])
+    .option('--allow-read <path>', u.allowRead, (v: string, prev: string[]) => [...prev, path.resolve(io.cwd ?? process.cwd(), v)], [])
+    .option('--deny-read <path>', u.denyRead, (v: string, prev: string[]) => [...prev, path.resolve(io.cwd ?? process.cwd(), v)], [])
     .showHelpAfterError(u.afterError)
     .configureOutput({
       writeOut: (s) => io.stdout.write(translateCommander(s, lang)),
@@ -116,10 +143,11 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     });
 
   const globals = (): GlobalOptions => {
-    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; quiet: boolean; json: boolean; plugin: string[]; sandbox: boolean; net?: NetPolicy }>();
+    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; quiet: boolean; json: boolean; plugin: string[]; sandbox: boolean; net?: NetPolicy; passEnv: string[]; allowRead: string[]; denyRead: string[] }>();
     return {
       workspace: o.workspace, runDir: o.runDir, verbose: o.verbose, quiet: o.quiet, json: o.json, plugins: o.plugin ?? [],
       sandbox: o.sandbox, ...(o.net !== undefined ? { net: o.net } : {}),
+      passEnv: o.passEnv ?? [], allowRead: o.allowRead ?? [], denyRead: o.denyRead ?? [],
       workspaceGiven: program.getOptionValueSource('workspace') !== 'default',
       runDirGiven: program.getOptionValueSource('runDir') !== 'default',
     };

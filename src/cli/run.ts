@@ -100,6 +100,8 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
   const rt = new Runtime({
     layout, env: io.env, plugins: resolvePlugins(g, cwd), detachChildren: tty, ...security(g),
     workbench: o.workbench ?? wf.workbench, trim: o.trim ?? true,
+    // the workflow file is code the next `flower run` executes outside every sandbox: no tool writes it
+    protect: [path.resolve(cwd, splitTarget(target).file)],
   });
   // one run per folder (a workflow has lineage and wake numbers to keep right)
   let lock;

@@ -9,16 +9,17 @@
  * `agent_id` and `agent_type` = the name it was dispatched under (verified on binary 2.1.332).
  *
  * Beyond the tool name: an `Agent` call may only name a declared agent; a delegate-only role's own Bash
- * must be a read-only glance (guards/ephemeral); no Bash may ask to leave the sandbox; and Read / Grep /
- * Glob may not touch a credential file, in any thread.
+ * must be a read-only glance (guards/ephemeral); no Bash may ask to leave the sandbox; and, in every
+ * thread, the path wall (guards/paths) decides what Write / Edit / NotebookEdit and an MCP tool that names
+ * a path may write, and what Read / Grep / Glob may read.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentDefinition, HookCallback, HookCallbackMatcher } from '@anthropic-ai/claude-agent-sdk';
 import { detectLang, type Lang } from '../config/lang.js';
 import { judgeEphemeral } from './ephemeral.js';
 import { deny, HANDS_ON_TOOLS, pass, ruleTool, toolCall } from './common.js';
-import { GUARD_TEXT, textFor } from './messages.js';
+import { GUARD_TEXT, pathRefusalText, textFor } from './messages.js';
+import type { PathRefusal, PathWall } from './paths.js';
 
 /** Harness plumbing every thread needs: loading a deferred tool's schema (MCP tools, Glob, Grep…) changes nothing. */
 export const ALWAYS_ALLOWED: readonly string[] = Object.freeze(['ToolSearch']);
@@ -59,8 +60,10 @@ export interface ToolPolicy {
   readonly delegateOnly: boolean;
   /** the main thread's Bash must be a read-only glance */
   readonly glanceOnly: boolean;
-  /** absolute paths of credential files (and their realpaths) no tool may read */
-  readonly secretFiles: readonly string[];
+  /** where tools may write and what they may read (absent: the hook decides by name only) */
+  readonly paths?: PathWall | undefined;
+  /** MCP servers that run inside flower (the human channel, the handoff tool): their arguments are not paths */
+  readonly trustedServers: readonly string[];
   /** rewrites an allowed main-thread glance so it runs read-only (sandbox.glanceWrap), when the session's floor is writable */
   readonly wrapGlance?: ((command: string) => string) | undefined;
   readonly lang: Lang;
@@ -74,7 +77,14 @@ export interface PolicySpec {
   readonly agents?: Readonly<Record<string, AgentDefinition>> | undefined;
 }
 
-export function toolPolicy(spec: PolicySpec, o: { secretFiles?: readonly string[]; lang?: Lang; wrapGlance?: (command: string) => string } = {}): ToolPolicy {
+export interface PolicyOptions {
+  paths?: PathWall | undefined;
+  trustedServers?: readonly string[];
+  lang?: Lang;
+  wrapGlance?: (command: string) => string;
+}
+
+export function toolPolicy(spec: PolicySpec, o: PolicyOptions = {}): ToolPolicy {
   const agents = new Map<string, ToolSet>();
   for (const [name, def] of Object.entries(spec.agents ?? {})) {
     agents.set(name, toolSet(def.tools ?? DEFAULT_WORKER_TOOLS, [...(def.disallowedTools ?? []), ...(spec.disallowedTools ?? [])]));
@@ -86,7 +96,8 @@ export function toolPolicy(spec: PolicySpec, o: { secretFiles?: readonly string[
     delegateOnly: spec.delegateOnly,
     // a delegate-only role without Bash in its list never reaches the classifier: the name check denies first
     glanceOnly: spec.delegateOnly,
-    secretFiles: [...new Set(o.secretFiles ?? [])],
+    ...(o.paths ? { paths: o.paths } : {}),
+    trustedServers: [...(o.trustedServers ?? [])],
     ...(o.wrapGlance ? { wrapGlance: o.wrapGlance } : {}),
     lang: o.lang ?? detectLang(),
   };
@@ -116,39 +127,50 @@ const str = (o: unknown, k: string): string | undefined => {
   return typeof v === 'string' ? v : undefined;
 };
 
-/** Does this Read / Grep / Glob input name a credential file, through a link or a glob that can match one? (one realpath: cheap I/O) */
-export function touchesSecret(tool: string, input: unknown, cwd: string, secretFiles: readonly string[]): string | undefined {
-  if (!secretFiles.length) return undefined;
-  const targets: string[] = [];
-  if (tool === 'Read') targets.push(str(input, 'file_path') ?? '');
-  else if (tool === 'Grep' || tool === 'Glob') {
-    const root = path.resolve(cwd, str(input, 'path') ?? '.');
-    // a search rooted at the file itself, or a pattern / glob that names a credential file's basename
-    targets.push(root);
-    for (const k of ['glob', 'pattern']) {
-      const g = str(input, k);
-      if (g && tool === 'Glob' && k === 'pattern') targets.push(path.resolve(root, g));
-      if (g && k === 'glob') targets.push(path.resolve(root, g));
-    }
+/** The tools that write the file their input names, and the field that names it. */
+export const WRITE_TOOLS: readonly string[] = Object.freeze(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+/** The tools that read, and the field that names what they read (Grep and Glob: the root of the search). */
+export const READ_TOOLS: readonly string[] = Object.freeze(['Read', 'Grep', 'Glob']);
+
+/** Why this Read / Grep / Glob may not read what it names, or null. A search's own glob is judged by its last segment. */
+export function readRefusal(wall: PathWall, tool: string, input: unknown, cwd: string): PathRefusal | null {
+  const target = tool === 'Read' ? str(input, 'file_path') : (str(input, 'path') ?? '.');
+  if (target === undefined || target === '') return null;
+  const r = wall.read(target, cwd);
+  if (r) return r;
+  const glob = tool === 'Grep' ? str(input, 'glob') : tool === 'Glob' ? str(input, 'pattern') : undefined;
+  if (!glob) return null;
+  // a literal file name as the glob (`glob: '.env'`) names the file itself
+  if (!/[*?[{]/.test(glob)) return wall.read(path.resolve(cwd, target, glob), cwd);
+  // a wildcard aimed at `.env` files (`.env*`, `.e*`, `*.env`, `*env*`); the binary's Read rules keep them out
+  // of every other search and listing too
+  const seg = glob.slice(glob.lastIndexOf('/') + 1);
+  const stem = seg.split(/[*?[{]/)[0]!;
+  if (/env/i.test(seg.replace(/[*?[\]{}!,]/g, '')) || (stem !== '' && '.env'.startsWith(stem))) {
+    return { kind: 'credential', path: path.resolve(cwd, target, glob), place: seg };
   }
-  for (const t of targets) {
-    if (!t) continue;
-    const abs = path.resolve(cwd, t);
-    let real = abs;
-    // a link in the workspace pointing at a credential file reads that file
-    try { real = fs.realpathSync(abs); } catch { /* not there (or a glob): the spelled path is all there is */ }
-    for (const f of secretFiles) {
-      if (abs === f || real === f) return f;
-      // a glob such as `**/.env*` or `.env*` can match the file: compare basenames with the wildcard cut off
-      const base = path.basename(abs);
-      if (/[*?[{]/.test(base)) {
-        const stem = base.split(/[*?[{]/)[0]!;
-        if (path.basename(f).startsWith(stem) && (stem !== '' || /\.env/.test(abs))) return f;
-      }
-    }
-  }
-  return undefined;
+  return null;
 }
+
+/** Keys of an MCP tool's arguments that name a path, and values that look like one. */
+const PATH_KEY = /(^|_)(path|paths|file|files|filename|filepath|file_path|dir|dirs|directory|folder|dest|destination|target|output|out|cwd|root|location|src|source)$/i;
+const PATH_VALUE = /^(\/|~\/|\.\.?\/|file:\/\/)/;
+
+/** Every string of an MCP tool's input that names a path (bounded depth). */
+export function mcpPaths(input: unknown, home: string, key = '', depth = 0, out: string[] = []): string[] {
+  if (depth > 8) return out;
+  if (typeof input === 'string') {
+    if (PATH_KEY.test(key) || PATH_VALUE.test(input)) {
+      const p = input.startsWith('file://') ? input.slice(7) : input.startsWith('~/') ? path.join(home, input.slice(2)) : input;
+      if (p) out.push(p);
+    }
+  } else if (Array.isArray(input)) for (const x of input) mcpPaths(x, home, key, depth + 1, out);
+  else if (input && typeof input === 'object') for (const [k, v] of Object.entries(input)) mcpPaths(v, home, k, depth + 1, out);
+  return out;
+}
+
+/** A tool of an MCP server that runs inside flower (its arguments are not paths; it needs no round trip). */
+const trusted = (p: ToolPolicy, tool: string): boolean => p.trustedServers.some((s) => tool.startsWith(`mcp__${s}__`));
 
 const list = (s: ToolSet): string => [...s.names].filter((n) => !ALWAYS_ALLOWED.includes(n)).join(', ') || '(none)';
 
@@ -186,11 +208,28 @@ export function allowlistDecision(p: ToolPolicy, tool: string, input: unknown, a
     case 'Read':
     case 'Grep':
     case 'Glob': {
-      const f = touchesSecret(tool, input, cwd, p.secretFiles);
-      return f ? { allow: false, reason: textFor(t.secretFile, p.lang)(tool) } : ALLOW;
+      const r = p.paths ? readRefusal(p.paths, tool, input, cwd) : null;
+      return r ? { allow: false, reason: pathRefusalText(tool, r, p.lang) } : ALLOW;
     }
-    default:
+    case 'Write':
+    case 'Edit':
+    case 'MultiEdit':
+    case 'NotebookEdit': {
+      if (!p.paths) return ALLOW;
+      const f = str(input, 'file_path') ?? str(input, 'notebook_path');
+      // no file named: the binary refuses the call itself; there is nothing to let through
+      if (f === undefined || f === '') return { allow: false, reason: pathRefusalText(tool, { kind: 'unresolvable', path: '(none)' }, p.lang) };
+      const r = p.paths.write(f, cwd);
+      return r ? { allow: false, reason: pathRefusalText(tool, r, p.lang) } : ALLOW;
+    }
+    default: {
+      if (!p.paths || !tool.startsWith('mcp__') || trusted(p, tool)) return ALLOW;
+      for (const f of mcpPaths(input, p.paths.home)) {
+        const r = p.paths.write(f, cwd);
+        if (r) return { allow: false, reason: pathRefusalText(tool, r, p.lang) };
+      }
       return ALLOW;
+    }
   }
 }
 
@@ -198,14 +237,16 @@ export function allowlistDecision(p: ToolPolicy, tool: string, input: unknown, a
  * Tools the hook need not see in this session: listed for EVERY thread and checked by nothing but
  * their name. Each hook call is a round trip between the binary and flower (bench/guards.ts: ~25 ms per
  * call on a loaded 2-core box), so these cost nothing. `Agent` is always checked; `Bash` when the main
- * thread may only glance. Credential files are kept from Read/Grep/Glob by the binary's own deny rules
- * (`Read(//path)`, set by the Runtime: they also hide the file from a directory-wide Grep).
+ * thread may only glance; with a path wall, every tool that reads or writes a path (the wall decides on
+ * the resolved path, the binary's own rules are the second half).
  */
 export function unwatchedTools(p: ToolPolicy): string[] {
   const threads = [p.main, ...p.agents.values()];
   const out: string[] = [];
   for (const name of p.main.names) {
     if (name === 'Agent' || (name === 'Bash' && p.glanceOnly)) continue;
+    // the path wall looks at every write and every read, in every thread
+    if (p.paths && (WRITE_TOOLS.includes(name) || READ_TOOLS.includes(name) || (name.startsWith('mcp__') && !trusted(p, name)))) continue;
     if (threads.every((s) => s.names.has(name))) out.push(name);
   }
   return out.sort();
@@ -242,9 +283,4 @@ export function allowlistGuard(p: ToolPolicy): HookCallbackMatcher {
 export function listedFor(p: ToolPolicy, tool: string, agentType?: string): boolean {
   const set = agentType === undefined ? p.main : p.agents.get(agentType);
   return set !== undefined && hasTool(set, tool);
-}
-
-/** The binary's own deny rules for credential files: `Read(//abs/path)` covers Read, Grep and Glob, directory-wide searches included. */
-export function secretReadRules(files: readonly string[]): string[] {
-  return [...new Set(files)].filter((f) => path.isAbsolute(f)).map((f) => `Read(/${f.split(path.sep).join('/')})`);
 }

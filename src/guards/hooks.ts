@@ -3,10 +3,15 @@
  *
  * - every role gets the allowlist wall (guards/allowlist): its own tools on the main thread, each declared
  *   worker's tools in that worker, `Agent` only to declared workers, a delegate-only role's Bash only as a
- *   read-only glance, no credential file through Read/Grep/Glob (HT002: without a wall a judge ran Bash
- *   11 times it was never given; issue 10: a deny-list let EnterWorktree and CronCreate through);
- * - with a workbench: spillGuard (unless the threshold is 0) and indexGuard;
- * - with workers marked isolated(): isolateGuard.
+ *   read-only glance, and with a path wall (guards/paths) every write and read decided on the resolved
+ *   path (HT002: without a wall a judge ran Bash 11 times it was never given; issue 10: a deny-list let
+ *   EnterWorktree and CronCreate through; issue 18: Write reached ~/.ssh);
+ * - with workers marked isolated(): isolateGuard;
+ * - the output guard (guards/redact) when there are secrets to keep out of outputs or a workbench to
+ *   spill into: known secret values replaced, then long outputs spilled;
+ * - with a workbench: indexGuard.
+ *
+ * Every PreToolUse decision fails closed (guards/failclosed): a throw, a rejection or a timeout denies.
  */
 import type { AgentDefinition } from '@anthropic-ai/claude-agent-sdk';
 import type { Lang } from '../config/lang.js';
@@ -14,8 +19,11 @@ import { detectLang } from '../config/lang.js';
 import type { Hooks } from '../runtime/spec.js';
 import { indexGuard } from './index-guard.js';
 import { isolateGuard, wantsIsolation } from './isolate.js';
-import { spillGuard, SPILL_THRESHOLD } from './spill.js';
+import { SPILL_THRESHOLD } from './spill.js';
 import { allowlistGuard, toolPolicy } from './allowlist.js';
+import { failClosed } from './failclosed.js';
+import type { PathWall } from './paths.js';
+import { outputGuard } from './redact.js';
 import { glanceWrap } from './sandbox.js';
 import type { Workbench } from './workbench.js';
 
@@ -35,35 +43,47 @@ export interface GuardHooksOptions {
   /** spill threshold (default 4000); 0 turns spilling off */
   spillThreshold?: number;
   spillHead?: number;
-  /** credential files no tool may read (absolute; the Runtime passes every .env flower looks in) */
-  secretFiles?: readonly string[];
+  /** where tools may write and what they may read, decided on resolved paths */
+  paths?: PathWall | undefined;
+  /** MCP servers running inside flower (their arguments are not paths) */
+  trustedServers?: readonly string[];
+  /** secret values no tool output may show (read on each call) */
+  secrets?: () => readonly string[];
   /** run the main thread's glances in a read-only bubblewrap of their own (the session's sandbox lets its workers write) */
   wrapGlances?: boolean;
   onIsolate?: (subagentType: string) => void;
+  /** told when a decision failed and was turned into a denial */
+  onHookFailure?: (why: string) => void;
 }
 
 /** The names of the guards guardHooks would install, in order (for logs and tests). */
-export function guardPlan(spec: GuardedSpec, o: Pick<GuardHooksOptions, 'workbench' | 'spillThreshold'> = {}): string[] {
+export function guardPlan(spec: GuardedSpec, o: Pick<GuardHooksOptions, 'workbench' | 'spillThreshold' | 'secrets'> = {}): string[] {
   const plan: string[] = ['allowlist'];
   if (spec.agents && Object.values(spec.agents).some(wantsIsolation)) plan.push('isolate');
-  if (o.workbench) {
-    if ((o.spillThreshold ?? SPILL_THRESHOLD) > 0) plan.push('spill');
-    plan.push('index');
-  }
+  const spills = o.workbench !== undefined && (o.spillThreshold ?? SPILL_THRESHOLD) > 0;
+  if (spills || o.secrets) plan.push('output');
+  if (o.workbench) plan.push('index');
   return plan;
 }
 
 export function guardHooks(spec: GuardedSpec, o: GuardHooksOptions = {}): Hooks {
   const lang = o.lang ?? detectLang();
   const hooks: Hooks = {};
+  const closed = { lang, ...(o.onHookFailure ? { onFailure: o.onHookFailure } : {}) };
   const add = (event: 'PreToolUse' | 'PostToolUse', m: NonNullable<Hooks['PreToolUse']>[number]) => {
-    (hooks[event] ??= []).push(m);
+    (hooks[event] ??= []).push(event === 'PreToolUse' ? failClosed(m, closed) : m);
   };
+  const threshold = o.spillThreshold ?? SPILL_THRESHOLD;
   for (const g of guardPlan(spec, o)) {
     switch (g) {
-      case 'allowlist': add('PreToolUse', allowlistGuard(toolPolicy(spec, { lang, ...(o.secretFiles ? { secretFiles: o.secretFiles } : {}), ...(o.wrapGlances ? { wrapGlance: glanceWrap } : {}) }))); break;
+      case 'allowlist': add('PreToolUse', allowlistGuard(toolPolicy(spec, {
+        lang, paths: o.paths, ...(o.trustedServers ? { trustedServers: o.trustedServers } : {}), ...(o.wrapGlances ? { wrapGlance: glanceWrap } : {}),
+      }))); break;
       case 'isolate': add('PreToolUse', isolateGuard(spec.agents ?? {}, o.onIsolate ? { onInject: o.onIsolate } : {})); break;
-      case 'spill': add('PostToolUse', spillGuard(o.workbench!, { threshold: o.spillThreshold ?? SPILL_THRESHOLD, ...(o.spillHead !== undefined ? { head: o.spillHead } : {}), lang })); break;
+      case 'output': add('PostToolUse', outputGuard({
+        secrets: o.secrets ?? (() => []), lang,
+        spill: o.workbench && threshold > 0 ? { target: o.workbench, threshold, ...(o.spillHead !== undefined ? { head: o.spillHead } : {}) } : undefined,
+      })); break;
       case 'index': add('PostToolUse', indexGuard(o.workbench!)); break;
     }
   }

@@ -4,6 +4,7 @@
  * "learned helplessness" — the model stops trying instead of changing course.
  */
 import type { Lang } from '../config/lang.js';
+import type { PathRefusal } from './paths.js';
 
 export const GUARD_TEXT = {
   whitelist: {
@@ -42,6 +43,38 @@ export const GUARD_TEXT = {
     zh: (tool: string) => `${tool} 不能读凭据文件(.env 一类)。密钥由 flower 管,工具用不到;缺什么配置请在回复里说。`,
     en: (tool: string) => `${tool} may not read credential files (.env and the like). flower holds the keys and tools never need them; say in your reply which setting you are missing.`,
   },
+  failed: {
+    zh: (why: string) => `flower 没能判定这次调用(${why}),按规矩拒绝了。换个更简单的写法重试,或者派 worker 去做。`,
+    en: (why: string) => `flower could not decide on this call (${why}), so it was refused. Retry in a simpler form, or dispatch a worker.`,
+  },
+  outside: {
+    zh: (tool: string, p: string) => `${tool} 只能写工作区、工作台(.flower)和自己的临时目录;${p} 在这些之外。把文件写进工作区。`,
+    en: (tool: string, p: string) => `${tool} writes only inside the workspace, the workbench (.flower) and this role's temp folder; ${p} is outside them. Write it inside the workspace.`,
+  },
+  protectedPlace: {
+    zh: (tool: string, p: string) => `${tool} 不能改 ${p}:这是 flower 自己的记录或下次启动时会读的文件,只有 flower 写。`,
+    en: (tool: string, p: string) => `${tool} may not change ${p}: it is one of flower's own records or files it reads at start, and only flower writes it.`,
+  },
+  protectedName: {
+    zh: (tool: string, name: string) => `${tool} 不能写 ${name}(git 和 Claude 的设置、MCP 配置、shell 启动文件、.env 文件一律不写)。需要的话在回复里说明。`,
+    en: (tool: string, name: string) => `${tool} may not write ${name} (git's and Claude's settings, MCP server lists, shell start-up files and .env files are never written by tools). Say in your reply if one needs a change.`,
+  },
+  credentialPlace: {
+    zh: (tool: string, p: string) => `${tool} 不能读 ${p}:那里放着凭据。密钥由 flower 管,工具用不到;缺什么请在回复里说。`,
+    en: (tool: string, p: string) => `${tool} may not read ${p}: it holds credentials. flower holds the keys and tools never need them; say in your reply what you are missing.`,
+  },
+  unresolvable: {
+    zh: (tool: string, p: string) => `${tool}:${p} 解析不出真实位置(链接太多或成环),拒绝。`,
+    en: (tool: string, p: string) => `${tool}: ${p} does not resolve to a real place (too many links, or a loop), so it was refused.`,
+  },
+  redacted: {
+    zh: (n: number) => `[flower 把 ${n} 处密钥值换成了 [secret]]`,
+    en: (n: number) => `[flower replaced ${n} secret value${n === 1 ? '' : 's'} with [secret]]`,
+  },
+  withheld: {
+    zh: 'flower 没能检查这段输出里有没有密钥,所以不给看。换个范围更小的命令重试。',
+    en: 'flower could not check this output for secrets, so it is withheld. Retry with a narrower command.',
+  },
   spill: {
     zh: (chars: number, file: string) => `[输出过长,已转存:${chars} 字符 → ${file} —— 用 Read 看全文,用 Grep 搜索] 开头:`,
     en: (chars: number, file: string) => `[output spilled: ${chars} chars → ${file} — use Read for the full text, Grep to search] Head:`,
@@ -49,3 +82,15 @@ export const GUARD_TEXT = {
 } as const;
 
 export const textFor = <T>(t: { zh: T; en: T }, lang: Lang): T => (lang === 'zh' ? t.zh : t.en);
+
+/** What the model reads for a path the wall refused. */
+export function pathRefusalText(tool: string, r: PathRefusal, lang: Lang): string {
+  const t = GUARD_TEXT;
+  switch (r.kind) {
+    case 'outside': return textFor(t.outside, lang)(tool, r.path);
+    case 'protected': return textFor(t.protectedPlace, lang)(tool, r.place);
+    case 'name': return textFor(t.protectedName, lang)(tool, r.name);
+    case 'credential': return textFor(t.credentialPlace, lang)(tool, r.path);
+    case 'unresolvable': return textFor(t.unresolvable, lang)(tool, r.path);
+  }
+}

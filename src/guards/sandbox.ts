@@ -44,6 +44,10 @@ export interface SandboxInput {
   secretVars: readonly string[];
   /** files that must not be read by a command (credential files) */
   secretFiles: readonly string[];
+  /** more places commands may not write: what flower reads at start, inside the writable folders (guards/paths) */
+  denyWrite?: readonly string[];
+  /** places commands may not read: credential stores, files that hold a secret (guards/paths) */
+  denyRead?: readonly string[];
   /** the main thread's glances are wrapped in a read-only bubblewrap of their own (glanceWrap): allow the nesting */
   nestedGlances?: boolean;
 }
@@ -76,9 +80,8 @@ export function sandboxSettings(i: SandboxInput): SandboxSettings {
   const inside = (p: string | undefined): p is string => p !== undefined;
   // a run dir that holds the workspace cannot be walled off without walling off the work itself
   const runDir = i.runDir !== undefined && !within(i.workspace, i.runDir) ? i.runDir : undefined;
-  const denyWrite = readOnly
-    ? [i.workspace, i.workbench, runDir].filter(inside)
-    : [runDir].filter(inside);
+  const denyWrite = [...(readOnly ? [i.workspace, i.workbench, runDir] : [runDir]).filter(inside), ...(i.denyWrite ?? [])];
+  const denyRead = [...new Set(i.denyRead ?? [])];
   return {
     enabled: true,
     // a missing bubblewrap must stop the step, never run the commands bare (flower checks first)
@@ -90,6 +93,7 @@ export function sandboxSettings(i: SandboxInput): SandboxSettings {
     filesystem: {
       allowWrite: readOnly ? [i.tmpDir] : [...new Set([i.workspace, i.workbench, i.tmpDir, ...(i.extraWrite ?? [])].filter(inside))],
       ...(denyWrite.length ? { denyWrite: [...new Set(denyWrite)] } : {}),
+      ...(denyRead.length ? { denyRead } : {}),
     },
     network: readOnly ? network('off') : network(i.net),
     credentials: {
@@ -132,22 +136,6 @@ export function sandboxMissing(platform: NodeJS.Platform = process.platform, pat
   if (!missing.length) return undefined;
   return `the OS sandbox flower runs tool commands in needs ${missing.map((m) => (m === 'bwrap' ? 'bubblewrap (bwrap)' : m)).join(' and ')}, ` +
     `not found on PATH. Install: sudo apt-get install bubblewrap socat (Debian/Ubuntu), sudo dnf install bubblewrap socat (Fedora)`;
-}
-
-/** Names in an environment that hold secrets: the credential keys, and anything named like a key, token, secret or password. */
-const SECRET_NAME = /(^|_)(API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH|PRIVATE_KEY|ACCESS_KEY)(_|$)/i;
-/** flower's own settings and the endpoint: not secrets, and commands may legitimately read them. */
-const NOT_SECRET = new Set(['ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'ANTHROPIC_DEFAULT_OPUS_MODEL', 'ANTHROPIC_DEFAULT_SONNET_MODEL', 'ANTHROPIC_SMALL_FAST_MODEL']);
-
-/**
- * The variables to keep from commands: the two credentials always, every secret-looking name, and every
- * name that came from a .env file flower read (whoever put it there meant it to stay private).
- */
-export function secretVarNames(resolved: Record<string, string>, fromFiles: Iterable<string> = []): string[] {
-  const out = new Set<string>(['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN']);
-  for (const k of Object.keys(resolved)) if (SECRET_NAME.test(k) && !NOT_SECRET.has(k)) out.add(k);
-  for (const k of fromFiles) if (!NOT_SECRET.has(k) && !k.startsWith('FLOWER_')) out.add(k);
-  return [...out].sort();
 }
 
 /** The credential files to keep from every tool: each .env flower looks in and its `.previous` copy. */

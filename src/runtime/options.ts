@@ -12,8 +12,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { McpServerConfig, McpStdioServerConfig, Options, SandboxSettings, SessionStore, SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
-import { secretReadRules, sessionTools } from '../guards/allowlist.js';
+import type { McpServerConfig, McpStdioServerConfig, Options, SandboxSettings, SessionStore, Settings, SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
+import { sessionTools } from '../guards/allowlist.js';
+import { failClosed } from '../guards/failclosed.js';
+import type { Lang } from '../config/lang.js';
 import type { AgentSpec, Hooks } from './spec.js';
 import { pidAlive } from '../state/index.js';
 
@@ -97,7 +99,7 @@ const DROP_FROM_PARENT = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_S
   'FLOWER_STORE', 'PGPASSWORD'];
 
 export interface ChildEnvInput {
-  /** the resolved environment (process env overlaid on the .env chain) */
+  /** what the binary may be handed (runtime/floor: the environment minus secrets but the credential, plus the scrub script) */
   base: Record<string, string>;
   spec: AgentSpec;
   /** CLAUDE_CODE_MAX_RETRIES: flower owns resilience, so the binary's own retry storm is capped */
@@ -122,6 +124,9 @@ export function childEnv({ base, spec, maxRetries, extra = {}, tmpDir, scrub = f
     if (base[k] !== undefined) env[k] = base[k];
   }
   env.CLAUDE_CONFIG_DIR = privateConfigDir();
+  // the scrub script flower wrote, never one a spec names: it runs before every command
+  if (base.CLAUDE_ENV_FILE !== undefined) env.CLAUDE_ENV_FILE = base.CLAUDE_ENV_FILE;
+  else delete env.CLAUDE_ENV_FILE;
   if (tmpDir) env.TMPDIR = tmpDir;
   // Without the sandbox, the binary's own scrub: it drops credential-looking variables (ANTHROPIC_API_KEY,
   // *_SECRET*, *PASSWORD*, *_API_KEY, …; GITHUB_TOKEN is kept) from the subprocesses it starts, and forces
@@ -175,8 +180,10 @@ export interface BuildInput {
   detached?: boolean;
   /** the OS sandbox for this session's commands (guards/sandbox); absent = none (--no-sandbox) */
   sandbox?: SandboxSettings;
-  /** credential files no tool may read: denied by the binary's own rules, for Read, Grep and Glob */
-  secretFiles?: readonly string[];
+  /** the binary's own permission rules (runtime/floor: the path wall's second half) */
+  settings?: Settings;
+  /** the language of flower's own refusals */
+  lang?: Lang;
   /** variables a stdio MCP server the spec names must not inherit (the sandbox does not cover them) */
   secretVars?: readonly string[];
 }
@@ -222,7 +229,7 @@ export function buildOptions(i: BuildInput): Options {
     settingSources: [],
     // every thread's tools pre-approved (subagents ask the session's rules); the allowlist hook narrows each thread
     allowedTools: sessionTools(spec),
-    disallowedTools: [...spec.disallowedTools, ...secretReadRules(i.secretFiles ?? [])],
+    disallowedTools: [...spec.disallowedTools],
     permissionMode: spec.permissionMode,
     mcpServers: Object.fromEntries(Object.entries(spec.mcpServers).map(([k, v]) => [k, scrubMcpServer(typeof v === 'function' ? v() : v, i.secretVars ?? [])])),
     sessionStore: i.store,
@@ -239,11 +246,15 @@ export function buildOptions(i: BuildInput): Options {
   if (spec.maxBudgetUsd) o.maxBudgetUsd = spec.maxBudgetUsd;
   if (spec.agents) o.agents = spec.agents;
   const hooks = mergeHooks(spec.hooks, i.hooks);
+  // every PreToolUse decision fails closed, a caller's own hooks too: the binary runs a call whose hook
+  // threw (measured on 2.1.332), so a broken hook would otherwise be a hole in whatever it guards
+  if (hooks?.PreToolUse) hooks.PreToolUse = hooks.PreToolUse.map((m) => failClosed(m, { lang: i.lang ?? 'en' }));
   if (hooks) o.hooks = hooks;
   if (i.stderr) o.stderr = i.stderr;
   if (i.detached) o.spawnClaudeCodeProcess = detachedSpawn(i.stderr);
   if (i.additionalDirectories?.length) o.additionalDirectories = i.additionalDirectories;
   if (i.sandbox) o.sandbox = i.sandbox;
+  if (i.settings) o.settings = i.settings;
   if (i.resume) {
     o.resume = i.resume;
     if (i.fork) o.forkSession = true;

@@ -20,7 +20,8 @@ import { pluginDirsFromEnv } from '../skills/index.js';
 import { failure, type StepFailure } from './failure.js';
 import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../store/index.js';
 import { PostgresRunRecords, PostgresSessionStore } from '../store/postgres/index.js';
-import { guardHooks, Workbench, sandboxMissing, type GuardedSpec, sandboxSettings, secretFilePaths, secretVarNames, type NetPolicy } from '../guards/index.js';
+import { guardHooks, Workbench, sandboxMissing, type GuardedSpec, type NetPolicy } from '../guards/index.js';
+import { Floor } from './floor.js';
 import { detectLang, maskSecret, type Lang } from '../config/index.js';
 import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
 import { event, type EventSink } from './events.js';
@@ -109,6 +110,14 @@ export interface RuntimeOptions {
   sandbox?: false | SandboxPolicy;
   /** the network for commands of roles that write (`--net on|off|HOST,…`; default 'on'); read-only roles never have one */
   net?: NetPolicy;
+  /** variables that reach commands although they look secret (`--pass-env NAME`): passed on purpose */
+  passEnv?: readonly string[];
+  /** credential places opened to tools on purpose (`--allow-read PATH`) */
+  allowRead?: readonly string[];
+  /** more places no tool may read (`--deny-read PATH`), on top of docs/security.md's list */
+  denyRead?: readonly string[];
+  /** more files flower reads at its next start (a workflow file): no tool may write them */
+  protect?: readonly string[];
 }
 
 export interface SandboxPolicy {
@@ -182,8 +191,8 @@ export class Runtime {
   private readonly sandboxPolicy: SandboxPolicy;
   private readonly net: NetPolicy;
   private readonly tmpDir: string;
-  private readonly secretVars: string[];
-  private readonly secretFiles: string[];
+  /** what the binary is handed, where its tools may write and read, which values no output shows */
+  private readonly floor: Floor;
 
   constructor(o: RuntimeOptions = {}) {
     const env = o.env ?? process.env;
@@ -202,11 +211,6 @@ export class Runtime {
       warnedUnsandboxed = true;
       this.warn('sandbox OFF (--no-sandbox): commands the model runs are held only by flower\'s allowlists and glance classifier, not by the OS');
     }
-    this.secretVars = secretVarNames(this.resolved.env, Object.keys(this.resolved.env).filter((k) => env[k] === undefined));
-    // the files themselves and, for a link, what it points to: both spellings must be refused
-    this.secretFiles = [...new Set(secretFilePaths(this.resolved.lookedIn).flatMap((f) => {
-      try { return [f, fs.realpathSync(f)]; } catch { return [f]; }
-    }))];
     this.layout = o.layout ?? RunLayout.of({
       ...(o.workspace !== undefined ? { workspace: o.workspace } : {}),
       ...(o.runDir !== undefined ? { runDir: o.runDir } : {}),
@@ -224,6 +228,18 @@ export class Runtime {
       }
     }
     ignoreRunDir(this.runDir, this.workspace);
+    this.tmpDir = privateTmpDir();
+    const wbRoot = o.workbench instanceof Workbench ? o.workbench.root : o.workbench ? this.layout.root : undefined;
+    try {
+      this.floor = new Floor({
+        layout: this.layout, resolved: this.resolved, workbench: wbRoot, tmpDir: this.tmpDir, configDir: privateConfigDir(),
+        allowWrite: this.sandboxPolicy.allowWrite ?? [], passEnv: o.passEnv ?? [], allowRead: o.allowRead ?? [], denyRead: o.denyRead ?? [],
+        protect: [...(o.protect ?? []), ...(o.plugins ?? [])], warn: this.warn,
+      });
+    } catch (e) {
+      removeTmpDirs(this.tmpDir);
+      throw e;
+    }
     this.runId = newRunId();
     // FLOWER_STORE (process env or .env files; the CLI's --store sets it) and FLOWER_PROJECT
     const where = storeSetting(this.resolved.env);
@@ -255,7 +271,6 @@ export class Runtime {
     this.workbench = o.workbench instanceof Workbench ? o.workbench
       : o.workbench ? new Workbench(this.workspace, { root: this.layout.root, ...(o.lang ? { lang: o.lang } : {}) }) : undefined;
     this.workbench?.ensure();
-    this.tmpDir = privateTmpDir();
     this.cliRetries = o.cliRetries ?? posNum(env.FLOWER_CLI_RETRIES) ?? 0;
     this.watchdogS = o.watchdogS ?? posNum(env.FLOWER_WATCHDOG) ?? 300;
     // from the RESOLVED env: a FLOWER_WINDOW that lives only in .env must count
@@ -267,8 +282,8 @@ export class Runtime {
       : SkillKit.load({
         projectDir: this.layout.projectSkills,
         userDir: path.join(configHome(this.resolved.env), 'skills'),
-        pluginDirs: [...(o.plugins ?? []), ...pluginDirsFromEnv(this.resolved.env.FLOWER_PLUGINS)],
-      }, privateConfigDir(), this.warn, this.secretVars);
+        pluginDirs: [...(o.plugins ?? []), ...pluginDirsFromEnv(this.floor.env.FLOWER_PLUGINS)],
+      }, privateConfigDir(), this.warn, this.floor.secretNames);
     const base = resilienceFromEnv(this.resolved.env, DEFAULT_RESILIENCE);
     this.policy = o.resilience === false ? null : { ...base, ...(typeof o.resilience === 'object' ? o.resilience : {}) };
   }
@@ -495,7 +510,7 @@ export class Runtime {
   ): Promise<AttemptOutcome> {
     // a resumed (or forked) session reports its cost since the session began, not since this attempt
     const before = o.resume ? await this.costSoFar(o.resume) : 0;
-    const env = childEnv({ base: this.resolved.env, spec, maxRetries: this.cliRetries, extra: { ...compactEnv(spec, this.hand.enabled), ...this.projectEnv }, tmpDir: this.tmpDir, scrub: !this.sandboxed });
+    const env = childEnv({ base: this.floor.childBase(), spec, maxRetries: this.cliRetries, extra: { ...compactEnv(spec, this.hand.enabled), ...this.projectEnv }, tmpDir: this.tmpDir, scrub: !this.sandboxed });
     const wb = this.workbench;
     const skills = this.skills.plan(spec);
     // the walls are hooks, never prompt wording: every role gets its guards, whatever the caller passed
@@ -510,12 +525,14 @@ export class Runtime {
         return [type, extra.length && def.tools ? { ...def, tools: [...def.tools, ...extra] } : def];
       })) } : {}),
     };
-    const hooks = mergeHooks(guardHooks(walled, { ...(wb ? { workbench: wb } : {}), lang: this.lang, secretFiles: this.secretFiles, wrapGlances: nested }), this.skills.hooks(skills), o.hooks);
-    const sandbox = this.sandboxed ? sandboxSettings({
-      nestedGlances: nested,
-      floor: spec.floor, workspace: this.workspace, workbench: wb?.root, runDir: this.runDir, tmpDir: this.tmpDir, net: this.net,
-      extraWrite: (this.sandboxPolicy.allowWrite ?? []).map((p) => path.resolve(p)),
-      secretVars: this.secretVars, secretFiles: this.secretFiles.filter((f) => fs.existsSync(f)),
+    const secrets = this.floor.secretValues();
+    const hooks = mergeHooks(guardHooks(walled, {
+      ...(wb ? { workbench: wb } : {}), lang: this.lang, paths: this.floor.wall, trustedServers: inProcessServers(spec),
+      secrets: () => secrets, wrapGlances: nested,
+      ...(o.onEvent ? { onHookFailure: (why: string) => o.onEvent!({ ...event('error', `${step}: a guard failed and refused the call (${why})`, { step, guard_failed: true }), step }) } : {}),
+    }), this.skills.hooks(skills), o.hooks);
+    const sandbox = this.sandboxed ? this.floor.sandbox({
+      floor: spec.floor, net: this.net, nested, workbench: wb?.root, handoff: (wb ? this.layout.withWorkbench(wb.root) : this.layout).handoff(step),
     }) : undefined;
     const options = buildOptions({
       spec, cwd: this.workspace, store: this.store, env, abortController: new AbortController(),
@@ -524,8 +541,9 @@ export class Runtime {
       ...(wb?.external ? { additionalDirectories: [wb.root] } : {}),
       ...(this.detachChildren ? { detached: true } : {}),
       ...(sandbox ? { sandbox } : {}),
-      secretFiles: this.secretFiles,
-      secretVars: this.secretVars,
+      settings: this.floor.settings(),
+      secretVars: this.floor.secretNames,
+      lang: this.lang,
     });
     this.skills.apply(options, skills);
     o.onSkills?.(skills.record);
@@ -640,7 +658,15 @@ export class Runtime {
     try { this.store.close(); } catch { /* already closed */ }
     if (this.records instanceof PostgresRunRecords) this.records.close();
     removeTmpDirs(this.tmpDir);
+    this.floor.close();
   }
+}
+
+/** The MCP servers of a spec that run inside flower (the human channel, the handoff tool): their arguments are not paths. */
+function inProcessServers(spec: AgentSpec): string[] {
+  return Object.entries(spec.mcpServers).filter(([, v]) => {
+    try { return (typeof v === 'function' ? v() : v).type === 'sdk'; } catch { return false; }
+  }).map(([k]) => k);
 }
 
 /**

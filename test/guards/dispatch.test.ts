@@ -16,9 +16,9 @@ const def = (): AgentDefinition => ({ description: 'builds', prompt: 'build', to
 // [behaviour, spec options, workbench?, spill threshold, plan]
 const PLANS: Array<[string, ConstructorParameters<typeof AgentSpec>[0], boolean, number | undefined, string[]]> = [
   ['a plain role without a workbench gets only the allowlist', { name: 'a' }, false, undefined, ['allowlist']],
-  ['a plain role with a workbench also spills and indexes', { name: 'a' }, true, undefined, ['allowlist', 'spill', 'index']],
+  ['a plain role with a workbench also spills (the output guard) and indexes', { name: 'a' }, true, undefined, ['allowlist', 'output', 'index']],
   ['a delegating role without a workbench still gets its wall', { name: 'c', delegateOnly: true }, false, undefined, ['allowlist']],
-  ['a delegating role with a workbench', { name: 'c', delegateOnly: true }, true, undefined, ['allowlist', 'spill', 'index']],
+  ['a delegating role with a workbench', { name: 'c', delegateOnly: true }, true, undefined, ['allowlist', 'output', 'index']],
   ['spill threshold 0 keeps the index but not the spill', { name: 'a' }, true, 0, ['allowlist', 'index']],
   ['an isolated worker adds the isolate guard', { name: 'c', delegateOnly: true, agents: { w: isolated(def()) } }, false, undefined, ['allowlist', 'isolate']],
   ['workers without the mark add nothing', { name: 'c', delegateOnly: true, agents: { w: def() } }, false, undefined, ['allowlist']],
@@ -32,9 +32,24 @@ for (const [name, o, withWb, threshold, plan] of PLANS) {
     const hooks = guardHooks(spec, { workbench: wb, lang: 'en', ...(threshold !== undefined ? { spillThreshold: threshold } : {}) });
     const n = (hooks.PreToolUse?.length ?? 0) + (hooks.PostToolUse?.length ?? 0);
     assert.equal(n, plan.length);
-    assert.deepEqual(Object.keys(hooks).sort(), [...new Set(plan.map((p) => (p === 'spill' || p === 'index' ? 'PostToolUse' : 'PreToolUse')))].sort());
+    assert.deepEqual(Object.keys(hooks).sort(), [...new Set(plan.map((p) => (p === 'output' || p === 'index' ? 'PostToolUse' : 'PreToolUse')))].sort());
   });
 }
+
+test('dispatcher: secrets to keep out of outputs add the output guard, with or without a workbench', () => {
+  assert.deepEqual(guardPlan(new AgentSpec({ name: 'a' }), { secrets: () => ['sk-ant-secret-value'] }), ['allowlist', 'output']);
+  assert.deepEqual(guardPlan(new AgentSpec({ name: 'a' }), { secrets: () => [], spillThreshold: 0 }), ['allowlist', 'output']);
+});
+
+test('dispatcher: every PreToolUse matcher fails closed in the binary too (onFailure block, a timeout)', () => {
+  const spec = new AgentSpec({ name: 'c', delegateOnly: true, agents: { w: isolated(def()) } });
+  const pre = guardHooks(spec, { lang: 'en' }).PreToolUse!;
+  assert.equal(pre.length, 2);
+  for (const m of pre) {
+    assert.equal(m.onFailure, 'block');
+    assert.ok((m.timeout ?? 0) > 0 && (m.timeout ?? 0) <= 60);
+  }
+});
 
 test('dispatcher: the installed hooks decide as their guards do (the allowlist reads the spec\'s allowedTools and its agents\' tools)', async () => {
   const judge = new AgentSpec({ name: 'j', allowedTools: ['Read', 'Bash'] });
