@@ -50,6 +50,9 @@ export interface FloorInput {
   warn: (m: string) => void;
 }
 
+/** A start-up file that holds a secret is said once per process, however many Runtimes (side questions) it makes. */
+const warnedStartup = new Set<string>();
+
 /** flower's own installation: a workspace that holds it must not let a worker change the code the next start runs. */
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -87,9 +90,14 @@ export class Floor {
     const found = secretsIn(r.env, { pass, known: this.known });
     this.secretNames = [...new Set([...CREDENTIAL_KEYS, ...found.names])].filter((n) => !pass.includes(n)).sort();
     const values = [...found.values, ...chainValues(r.read)];
+    const holding = startupFilesHolding(home, values);
+    if (holding.length && !warnedStartup.has(holding.join('\0'))) {
+      warnedStartup.add(holding.join('\0'));
+      i.warn(`${holding.join(', ')} ${holding.length === 1 ? 'holds' : 'hold'} a secret, so the agents' commands cannot read ${holding.length === 1 ? 'it' : 'them'} ` +
+        `(each command says "Permission denied" for it, and its aliases and functions are not there); keep secrets in ${path.join(configHome(r.env), '.env')} instead`);
+    }
     const unreadable = [
-      ...this.chainFiles, ...homeCredentialPaths(home), ...SYSTEM_CREDENTIALS, ...i.denyRead.map((p) => path.resolve(p)),
-      ...startupFilesHolding(home, values),
+      ...this.chainFiles, ...homeCredentialPaths(home), ...SYSTEM_CREDENTIALS, ...i.denyRead.map((p) => path.resolve(p)), ...holding,
     ];
     const places = protectedPlaces(i, this.chainFiles, configHome(r.env), home).filter((p) => agentWritable(p.at));
     this.wall = new PathWall({ writable, protected: places, unreadable, allowRead: i.allowRead.map((p) => path.resolve(p)), home });
@@ -166,8 +174,10 @@ function protectedPlaces(i: FloorInput, chain: readonly string[], config: string
   const records = [wb.index, path.join(wb.root, '.gitignore'), wb.brief, wb.goal, wb.qa, wb.archive];
   const pkg = [path.join(PACKAGE_ROOT, 'dist'), path.join(PACKAGE_ROOT, 'bin'), path.join(PACKAGE_ROOT, 'package.json'), path.join(PACKAGE_ROOT, 'node_modules'), ...dependencyDirs()];
   const rc = SHELL_STARTUP_FILES.map((f) => path.join(home, f));
+  // the next start may be from the workspace itself (`cd proj && flower`): its ./.env is in the chain then
+  const nextChain = [path.join(l.workspace, '.env'), path.join(l.cwd, '.env')];
   return [
-    ...[...run, config, ...chain, ...records, l.projectSkills, ...i.protect.map((p) => path.resolve(p)), ...pkg, ...rc].map((at) => ({ at })),
+    ...[...run, config, ...chain, ...nextChain, ...records, l.projectSkills, ...i.protect.map((p) => path.resolve(p)), ...pkg, ...rc].map((at) => ({ at })),
     { at: wb.notes, prefix: '交接-' },
   ];
 }

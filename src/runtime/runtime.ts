@@ -197,7 +197,13 @@ export class Runtime {
   constructor(o: RuntimeOptions = {}) {
     const env = o.env ?? process.env;
     this.warn = o.onWarning ?? ((m) => process.stderr.write(`! ${m}\n`));
-    this.resolved = resolveEnv(env);
+    this.layout = o.layout ?? RunLayout.of({
+      ...(o.workspace !== undefined ? { workspace: o.workspace } : {}),
+      ...(o.runDir !== undefined ? { runDir: o.runDir } : {}),
+      ...(o.workbench instanceof Workbench ? { workbench: o.workbench.root } : {}),
+    });
+    // `./.env` is the layout's current directory's, the one every other path is resolved against
+    this.resolved = resolveEnv(env, this.layout.cwd);
     requireCredentials(this.resolved);
     this.sandboxed = o.sandbox !== false;
     this.sandboxPolicy = o.sandbox === false ? {} : (o.sandbox ?? {});
@@ -211,11 +217,6 @@ export class Runtime {
       warnedUnsandboxed = true;
       this.warn('sandbox OFF (--no-sandbox): commands the model runs are held only by flower\'s allowlists and glance classifier, not by the OS');
     }
-    this.layout = o.layout ?? RunLayout.of({
-      ...(o.workspace !== undefined ? { workspace: o.workspace } : {}),
-      ...(o.runDir !== undefined ? { runDir: o.runDir } : {}),
-      ...(o.workbench instanceof Workbench ? { workbench: o.workbench.root } : {}),
-    });
     this.workspace = this.layout.workspace;
     this.runDir = this.layout.runDir;
     for (const [what, dir] of [['workspace', this.workspace], ['run dir', this.runDir]] as const) {
@@ -300,8 +301,10 @@ export class Runtime {
     const files = this.resolved.read.length ? this.resolved.read.join(', ') : 'none';
     const skills = this.skills.describe();
     const store = this.postgres ? `store PostgreSQL ${this.postgres.target} (project ${this.project})` : `store ${this.layout.sessionsDb}`;
+    const ignored = this.resolved.ignored.map((x) => `\n. ignored in ${x.file} (not flower's settings): ${x.names.join(', ')}`).join('');
+    const walls = `\n. tools write only: ${this.floor.wall.input.writable.join(', ')}; commands never see: ${this.floor.secretNames.join(', ')}`;
     return `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} · model ${e.ANTHROPIC_MODEL || '(default)'} · ${cred} · ${handoff} · ${store} · .env files read: ${files}`
-      + (skills.length ? skills.map((l) => `\n. ${l}`).join('') : '');
+      + ignored + walls + (skills.length ? skills.map((l) => `\n. ${l}`).join('') : '');
   }
 
   /**
