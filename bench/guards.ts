@@ -2,9 +2,11 @@
 // Bash, Read, Grep, Glob, every tenth a long output that spills — then a final text), the same turns
 // for every variant, against one sim on 127.0.0.1:
 //   bare           — the SDK's query(), no hooks, no store, no sandbox (the baseline)
-//   bare+sandbox   — the same with the sandbox flower sets (the floor's own cost, paid per command)
+//   bare+sandbox   — the same with the floor flower sets: its sandbox (denyRead/denyWrite lists), the
+//                    binary's permission rules (the path wall's second half) and the scrub script
+//                    (CLAUDE_ENV_FILE) — built by runtime/floor.ts exactly as flower builds it
 //   flower         — Runtime.run() with the workbench (allowlist + spill + index hooks, store, views), sandbox on
-//   bare+scrub     — the same with CLAUDE_CODE_SUBPROCESS_ENV_SCRUB=1 (what --no-sandbox keeps secrets out with)
+//   bare+scrub     — CLAUDE_CODE_SUBPROCESS_ENV_SCRUB=1, the permission rules and the scrub script (what --no-sandbox keeps)
 //   flower-nosb    — the same with --no-sandbox
 //   bare+hooks     — bare plus a no-op Pre and Post hook on every tool: the price of the round trips alone
 // The guards' cost is flower / bare+sandbox and flower-nosb / bare+scrub (same floor on both sides). Goal ≤ 1.1x.
@@ -13,8 +15,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { query, type HookCallbackMatcher, type HookEvent } from '@anthropic-ai/claude-agent-sdk';
-import { sandboxSettings } from '../src/guards/index.js';
+import { resolveEnv } from '../src/config/index.js';
+import { Floor } from '../src/runtime/floor.js';
 import { AgentSpec, Runtime } from '../src/runtime/index.js';
+import { RunLayout } from '../src/state/index.js';
 import { startSim, type Sim, type SimScriptItem } from '../src/sim/index.js';
 import { argInt, fmtMs, fmtRatio, isMain, median, table, timed, type BenchRow } from './measure.js';
 
@@ -78,14 +82,21 @@ async function bare(d: RunDirs, url: string, o: { sandbox?: boolean; hooks?: boo
   const abortController = new AbortController();
   const env: Record<string, string> = { ...baseEnv(d, url), CLAUDE_CONFIG_DIR: path.join(d.home, '.claude'), TMPDIR: d.tmp };
   if (o.scrub) env.CLAUDE_CODE_SUBPROCESS_ENV_SCRUB = '1';
-  const sandbox = o.sandbox ? sandboxSettings({ floor: 'workspace', workspace: d.ws, tmpDir: d.tmp, runDir: d.runs, net: 'on', secretVars: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'], secretFiles: [] }) : undefined;
+  fs.mkdirSync(env.CLAUDE_CONFIG_DIR!, { recursive: true });
+  // the same floor flower builds (runtime/floor.ts): like for like, the guards' cost is what remains
+  const floor = o.sandbox || o.scrub ? new Floor({
+    layout: RunLayout.of({ cwd: d.ws, workspace: d.ws, runDir: d.runs }), resolved: resolveEnv(env, d.ws), tmpDir: d.tmp, configDir: env.CLAUDE_CONFIG_DIR!,
+    allowWrite: [], passEnv: [], allowRead: [], denyRead: [], protect: [], warn: () => {},
+  }) : undefined;
+  const sandbox = o.sandbox ? floor!.sandbox({ floor: 'workspace', net: 'on', nested: false }) : undefined;
+  if (floor) env.CLAUDE_ENV_FILE = floor.scrubFile;
   const run = async () => {
     let final = '';
     for await (const m of query({
       prompt: PROMPT,
       options: {
         cwd: d.ws, env, allowedTools: TOOLS, settingSources: [], systemPrompt: { type: 'preset', preset: 'claude_code' }, abortController,
-        ...(sandbox ? { sandbox } : {}), ...(o.hooks ? { hooks: noopHooks } : {}),
+        ...(sandbox ? { sandbox } : {}), ...(floor ? { settings: floor.settings() } : {}), ...(o.hooks ? { hooks: noopHooks } : {}),
       },
     })) {
       if (m.type === 'result') final = m.subtype === 'success' ? m.result : `error: ${m.subtype}`;

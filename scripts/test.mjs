@@ -4,7 +4,7 @@
 // Usage: node scripts/test.mjs [substring …]  — only files whose path contains one of them.
 // The PostgreSQL half needs a server: FLOWER_TEST_PG_URL when set (.ci/run sets it), else a throwaway
 // cluster started here when PostgreSQL's server binaries are installed, else it is skipped, loudly.
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { startCluster, stopCluster } from './pg-cluster.mjs';
@@ -37,7 +37,11 @@ if (!env.FLOWER_TEST_PG_URL) {
 }
 let r;
 try {
-  r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], { cwd: root, stdio: 'inherit', env });
+  // a short summary on screen (scripts/summary-reporter.mjs: failures first), the whole TAP stream in a file
+  mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+  const reporters = ['--test-reporter', join(root, 'scripts', 'summary-reporter.mjs'), '--test-reporter-destination', 'stdout',
+    '--test-reporter', 'tap', '--test-reporter-destination', join(root, 'test-artifacts', 'tests.tap')];
+  r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...files], { cwd: root, stdio: 'inherit', env });
 } finally {
   if (cluster) stopCluster(cluster.dir);
 }
