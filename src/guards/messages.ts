@@ -48,8 +48,8 @@ export const GUARD_TEXT = {
     en: (why: string) => `flower could not decide on this call (${why}), so it was refused. Retry in a simpler form, or dispatch a worker.`,
   },
   outside: {
-    zh: (tool: string, p: string) => `${tool} 只能写工作区、工作台(.flower)和自己的临时目录;${p} 在这些之外。把文件写进工作区。`,
-    en: (tool: string, p: string) => `${tool} writes only inside the workspace, the workbench (.flower) and this role's temp folder; ${p} is outside them. Write it inside the workspace.`,
+    zh: (tool: string, p: string) => `${tool} 只能写工作区和工作台(.flower);${p} 在这些之外。把文件写进工作区(临时文件用命令写到 $TMPDIR)。`,
+    en: (tool: string, p: string) => `${tool} writes only inside the workspace and the workbench (.flower); ${p} is outside them. Write it inside the workspace (a command may write scratch files to $TMPDIR).`,
   },
   protectedPlace: {
     zh: (tool: string, p: string) => `${tool} 不能改 ${p}:这是 flower 自己的记录或下次启动时会读的文件,只有 flower 写。`,

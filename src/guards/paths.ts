@@ -102,8 +102,26 @@ export function protectedName(name: string): boolean {
   return name === '.git' || name === '.claude' || name === '.mcp.json' || SHELL_STARTUP_FILES.includes(name) || isEnvFileName(name);
 }
 
-/** Gitignore-style patterns for the binary's deny rules: the same names as `protectedName`. */
-const PROTECTED_PATTERNS = ['.git', '.git/**', '.claude/**', '.mcp.json', ...SHELL_STARTUP_FILES, '.env*', '*.env'];
+/**
+ * Gitignore-style patterns for the binary's deny rules: the same names as `protectedName`. Under `.claude/`
+ * the entries the binary reads or runs are listed one by one rather than `.claude/**`: the binary puts an
+ * isolated worker's git worktree in `.claude/worktrees/<name>/`, and the worker writes there.
+ */
+const CLAUDE_ENTRIES = ['settings.json', 'settings.local.json', 'agents/**', 'commands/**', 'hooks/**', 'skills/**', 'workflows/**',
+  'routines/**', 'output-styles/**', 'rules/**', 'launch.json', 'loop.md', 'scheduled_tasks.json', 'CLAUDE.md', '.cc-writes/**'];
+const PROTECTED_PATTERNS = ['.git', '.git/**', ...CLAUDE_ENTRIES.map((e) => `.claude/${e}`), '.mcp.json', ...SHELL_STARTUP_FILES, '.env*', '*.env'];
+
+/**
+ * The components below a writable folder that the names are judged on: an isolated worker's worktree
+ * (`.claude/worktrees/<name>/…`) is a workspace of its own, judged from its root — its `.git` file and
+ * `.env` files stay protected, the `.claude/worktrees/<name>` on the way to it does not count.
+ */
+function judgedNames(parts: readonly string[]): string[] {
+  for (let i = parts.length - 3; i >= 0; i--) {
+    if (parts[i] === '.claude' && parts[i + 1] === 'worktrees' && parts[i + 2]) return [...parts.slice(0, i), ...parts.slice(i + 3)];
+  }
+  return [...parts];
+}
 /** What no file tool reads, by name, at any depth (the binary's Read rules cover Read, Grep and Glob). */
 const UNREADABLE_PATTERNS = ['.env*', '*.env'];
 
@@ -146,7 +164,7 @@ export class PathWall {
     }
     // names are judged below the writable folder only: a workspace that itself lives under `.claude/` stays usable
     for (const [form, base] of [[r.real, root], [r.spelled, this.writable.find((w) => inside(r.spelled, w)) ?? root]] as const) {
-      const bad = below(form, base).find(protectedName);
+      const bad = judgedNames(below(form, base)).find(protectedName);
       if (bad !== undefined) return { kind: 'name', path: r.real, name: bad };
     }
     return null;

@@ -100,7 +100,11 @@ export class Floor {
       ...this.chainFiles, ...homeCredentialPaths(home), ...SYSTEM_CREDENTIALS, ...i.denyRead.map((p) => path.resolve(p)), ...holding,
     ];
     const places = protectedPlaces(i, this.chainFiles, configHome(r.env), home).filter((p) => agentWritable(p.at));
-    this.wall = new PathWall({ writable, protected: places, unreadable, allowRead: i.allowRead.map((p) => path.resolve(p)), home });
+    // the file tools write the workspace and the workbench only: the binary's working directories. (The
+    // temp folder and `allowWrite` are the commands'; made working directories, their per-process paths
+    // would sit in the conversation's environment block and break the prompt cache on every wake.)
+    const fileTools = [i.layout.workspace, ...(i.workbench ? [i.workbench] : [])].map((p) => path.resolve(p));
+    this.wall = new PathWall({ writable: fileTools, protected: places, unreadable, allowRead: i.allowRead.map((p) => path.resolve(p)), home });
     this.scrubFile = path.join(i.configDir, `flower-scrub-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sh`);
     fs.writeFileSync(this.scrubFile, scrubScript(this.secretNames, pass), { mode: 0o600 });
   }

@@ -36,6 +36,11 @@ test('--isolate runs each worker in a git worktree and keeps the notes in the ex
     { type: 'text', match: { firstUserIncludes: 'submit_brief' }, text: 'ok' },
     { type: 'tool_use', match: { toolsInclude: 'Agent', not: worker }, name: 'Agent', input: { description: 'x', subagent_type: 'worker', run_in_background: false, prompt: '[iso-worker] run pwd' } },
     { type: 'tool_use', match: worker, name: 'Bash', input: { command: 'pwd', description: 'where am I' } },
+    // its file tools write inside its own worktree: the path wall counts the worktree as the workspace's
+    (call) => {
+      const cwd = /Primary working directory: ([^\s\\]+)/.exec(call.raw)?.[1] ?? '.';
+      return { type: 'tool_use', name: 'Write', input: { file_path: path.join(cwd, 'iso-written.txt'), content: 'from the worktree\n' } };
+    },
     { type: 'text', match: worker, text: '结论:done' },
     { type: 'text', match: { toolsInclude: 'Agent', not: worker }, text: 'done' },
   );
@@ -49,6 +54,9 @@ test('--isolate runs each worker in a git worktree and keeps the notes in the ex
   assert.ok(pwd.trim().length > 0, "the worker ran pwd");
   assert.notEqual(pwd.trim(), p.ws, `the worker ran outside the main checkout (pwd: ${pwd})`);
   assert.match(pwd, /worktrees/, 'a git worktree of the repository');
+  const written = JSON.stringify(workerCalls.at(-1)!.body);
+  assert.match(written, /File created successfully/, written.slice(-600));
+  assert.ok(fs.existsSync(path.join(pwd.trim(), 'iso-written.txt')), 'the write landed in the worktree');
   assert.deepEqual(sim.unexpected(), []);
   // `flower status` (no --isolate flag) finds the brief where the run kept it: lineage recorded the workbench
   const st = await cli(['status', '--json', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url) });

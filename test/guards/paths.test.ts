@@ -69,6 +69,11 @@ const WRITES: Array<[string, string, Want]> = [
   ['.git/hooks/pre-commit', "git's hooks", 'name'],
   ['pkg/.git/config', "a nested repository's config", 'name'],
   ['.claude/agents/x.md', "the binary's project folder", 'name'],
+  ['.claude/worktrees/agent-1/src/a.ts', "an isolated worker's git worktree", null],
+  ['.claude/worktrees/agent-1/.git', "a worktree's own .git file", 'name'],
+  ['.claude/worktrees/agent-1/.env', 'a .env inside a worktree', 'name'],
+  ['.claude/worktrees/agent-1/.claude/agents/x.md', "a worktree's .claude folder", 'name'],
+  ['.claude/worktrees', 'the worktrees folder itself', 'name'],
   ['tools/.mcp.json', 'an MCP server list', 'name'],
   ['.bashrc', 'a shell start-up file', 'name'],
   ['src/environment.ts', 'a name that only mentions env', null],
@@ -102,7 +107,7 @@ test('the binary\'s half: writes blocked outside the working directories, protec
   assert.ok(s.workingDirectoriesExclude.includes('/ws/runs'));
   assert.ok(s.workingDirectoriesExclude.includes('/ws/.flower/notes/目标.md'));
   assert.ok(s.deny.includes('Edit(//ws/.flower/notes/交接-*)'), 'a prefix place is a deny rule');
-  for (const rule of ['Edit(//ws/**/.env*)', 'Edit(//ws/**/*.env)', 'Edit(//ws/**/.git/**)', 'Edit(//ws/**/.bashrc)', 'Edit(//tmp/flower-tmp-1/**/.mcp.json)']) {
+  for (const rule of ['Edit(//ws/**/.env*)', 'Edit(//ws/**/*.env)', 'Edit(//ws/**/.git/**)', 'Edit(//ws/**/.bashrc)', 'Edit(//ws/**/.claude/agents/**)', 'Edit(//tmp/flower-tmp-1/**/.mcp.json)']) {
     assert.ok(s.deny.includes(rule), rule);
   }
   assert.ok(s.deny.includes('Read(//home/u/.config/flower/.env)'));
