@@ -131,7 +131,7 @@ function judgeCommand(c: SimpleCommand, ctx: Ctx): Judged {
   const paths = pathOperands(rule, p);
   const bad = pathChecks(rule, rule.textOperands ? [] : paths, p.options, ctx);
   if (bad) return { reason: bad };
-  if (rule.stdin?.(p, paths) && !ctx.piped && !p.options.some((o) => o.name === '--help' || o.name === '--version')) return { reason: `\`${verb}\` without a file ${STDIN}; ${dispatch}` };
+  if (rule.stdin?.(p, paths, ctx.budget) && !ctx.piped && !p.options.some((o) => o.name === '--help' || o.name === '--version')) return { reason: `\`${verb}\` without a file ${STDIN}; ${dispatch}` };
   let insert: readonly string[] | undefined;
   if (rule.search?.when(p)) {
     const folders = rule.search.folders?.(p, paths) ?? (paths.length > 0 ? paths : [madeUpWord('.')]);

@@ -32,7 +32,7 @@ export interface VerbRule {
    * Whether these arguments make the verb read standard input (no file operand, or `-`). Such a command
    * is a glance only after a pipe or with `< file`: alone it would wait on the session's input.
    */
-  readonly stdin?: (a: Args, paths: readonly Word[]) => boolean;
+  readonly stdin?: (a: Args, paths: readonly Word[], budget: Budget) => boolean;
   /** a recursive search (grep -r, rg, diff): when it is one, and which folders it reads (default: the path operands, or `.`) */
   readonly search?: { readonly kind: SearchKind; readonly when: (a: Args) => boolean; readonly folders?: (a: Args, paths: readonly Word[]) => Word[] };
   /** the verb's own rules once options are parsed (positions, programs, values) */

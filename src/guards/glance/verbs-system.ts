@@ -2,7 +2,6 @@
 import type { Word } from './lexer.js';
 import { getopt, type OptionTable } from './getopt.js';
 import { type VerbRule, type Args, type CustomResult, atMost, only, dispatch, filesOrStdin, optionStdin } from './rule.js';
-import { Budget } from './budget.js';
 import { sedProgram } from './sed.js';
 import { awkProgram } from './awk.js';
 import { jqCommand } from './jq-cli.js';
@@ -37,9 +36,9 @@ const awkLoads = 'loads or runs code the classifier cannot see';
 const awk: VerbRule = {
   pattern: { unlessOptions: [] },
   // awk reads standard input without a file, unless its program is only `BEGIN { … }`
-  stdin: (a, paths) => {
+  stdin: (a, paths, budget) => {
     const info = { onlyBegin: false };
-    awkProgram(a.operands[0]?.text ?? '', new Budget(), info);
+    awkProgram(a.operands[0]?.text ?? '', budget, info);
     return (paths.length === 0 && !info.onlyBegin) || paths.some((w) => w.text === '-');
   },
   table: {
