@@ -183,8 +183,15 @@ function judgeLine(command: string, budget: Budget): EphemeralVerdict {
     prev = c;
   }
   if (inserts.length === 0) return { ok: true };
-  let out = command;
-  for (const { at, words } of inserts.reverse()) out = `${out.slice(0, at)} ${words.join(' ')}${out.slice(at)}`;
+  // one pass over the command (inserts are in order): no re-slicing of the whole string per insert
+  const pieces: string[] = [];
+  let from = 0;
+  for (const { at, words } of inserts) {
+    pieces.push(command.slice(from, at), ` ${words.join(' ')}`);
+    from = at;
+  }
+  pieces.push(command.slice(from));
+  const out = pieces.join('');
   if (out.length > GLANCE_MAX_CHARS) return { ok: false, reason: `the command with its \`.env\` exclusions would be longer than ${GLANCE_MAX_CHARS} characters; ${dispatch}` };
   return { ok: true, command: out };
 }
