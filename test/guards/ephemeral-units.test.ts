@@ -51,6 +51,17 @@ for (const [p, want] of ENV_GLOBS) {
   });
 }
 
+// [file-reading command with a glob, refused]: aimed at a credential, or a catch-all that also matches a harmless name
+const AIMED: [string, boolean][] = [
+  ['cat *', false], ['cat *.*', false], ['cat *.json', false], ['cat s*', false], ['cat src/*', false], ['cat id*', false], ['cat cert*', false],
+  ['cat .*', true], ['cat .e*', true], ['cat .env.q*', true], ['cat *.env', true], ['cat *env*', true], ['cat *.e*', true], ['cat *.pem', true], ['cat cert*.pem', true],
+  ['cat id_*', true], ['cat cred*', true], ['cat sec*', true], ['cat *_history', true], ['cat .?pmrc', true], ['cat ~/.config/*', true], ['cat /etc/*', true],
+  ['cat [[:alpha:]]*', true],
+];
+for (const [command, refused] of AIMED) {
+  test(`${command} is ${refused ? 'refused: the glob aims at a credential' : 'a glance: a catch-all glob'}`, () => assert.equal(judgeEphemeral(command).ok, !refused));
+}
+
 // [regex, refused]
 const REGEXES: [string, boolean][] = [
   ['^a+$', false], ['(a+)+', true], ['(a|aa)*', true], ['(\\w*)*x', true], ['(a+)?', false], ['(ab){2}', false], ['(a*){2,}', true], ['(?:a|b)+', true],

@@ -149,14 +149,29 @@ function matchTokens(g: Glob, name: string, o: MatchOptions, budget: Budget): bo
  * shapes, so `.env.q*` is seen even though no sample name is `.env.qa`.
  */
 export function canMatchEnvName(g: Glob, o: MatchOptions = {}, budget: Budget = new Budget()): boolean {
+  const s = envShapes(g, o, budget);
+  return s.prefix || s.suffix;
+}
+
+/** Which `.env` shapes `g` can match: names starting `.env`, and names ending `.env` after a character. */
+export function envShapes(g: Glob, o: MatchOptions = {}, budget: Budget = new Budget()): { prefix: boolean; suffix: boolean } {
   const fold = o.fold ?? false;
   const t = g.tokens;
-  // names that start with `.env`: a leading dot needs a literal `.` under bash's rule
-  if (!o.period || (t[0]?.k === 'lit' && t[0].c === '.')) {
-    if (runShape(t, '.env', 0, fold, budget)) return true;
+  // a leading dot needs a literal `.` under bash's rule
+  const prefix = (!o.period || (t[0]?.k === 'lit' && t[0].c === '.')) && runShape(t, '.env', 0, fold, budget);
+  // read the pattern backwards for the ending
+  const suffix = runShape([...t].reverse(), 'vne.', 1, fold, budget);
+  return { prefix, suffix };
+}
+
+/** The literal characters a glob starts with (`src` of `src*.ts`): every name it matches starts so. */
+export function literalPrefix(g: Glob): string {
+  let p = '';
+  for (const t of g.tokens) {
+    if (t.k !== 'lit') break;
+    p += t.c;
   }
-  // names that end with `.env` after at least one character: read the pattern backwards
-  return runShape([...t].reverse(), 'vne.', 1, fold, budget);
+  return p;
 }
 
 /** Can the token sequence match `word` followed by at least `more` (and then any) characters? */

@@ -4,7 +4,7 @@
 // It never throws and never takes long: the command is capped at GLANCE_MAX_CHARS, no RegExp is built
 // from it, every scan is linear, and a step budget (budget.ts) bounds what is left. An audit had a
 // 31-character glob freeze flower's event loop and a 9,000-character one throw out of `isEphemeral`.
-import { lex, madeUpWord, type Word, type SimpleCommand } from './lexer.js';
+import { lex, madeUpWord, patternFrom, type Word, type SimpleCommand } from './lexer.js';
 import { getopt, type ParsedOption } from './getopt.js';
 import { Budget, BudgetExceeded, GLANCE_MAX_STEPS } from './budget.js';
 import { secretWord } from './secrets.js';
@@ -65,12 +65,25 @@ const onEach = (ctx: Ctx, f: (cwd: Cwd) => string | null): string | null => {
   return null;
 };
 
-/** Why reading the word `w` could block, never end or leak kernel data, or null. */
-const deviceIn = (w: { text: string; glob: boolean; pattern?: string }, ctx: Ctx): string | null =>
-  onEach(ctx, (cwd) => {
-    const r = deviceShape(shapeOf(w.text, w.glob ? w.pattern : undefined, cwd, ctx.budget), ctx.budget);
-    return r ? `\`${w.text}\`: ${r}; ${dispatch}` : null;
+/**
+ * Why reading the word `w` could block, never end or leak kernel data, or null. Also the pieces a path
+ * can hide in: after `=` or `:` (`--file=/dev/zero`) and glued to a short option (`git grep -f/dev/zero`).
+ */
+const deviceIn = (w: { text: string; glob: boolean; pattern?: string }, ctx: Ctx): string | null => {
+  const pat = w.glob ? w.pattern : undefined;
+  const pieces: [string, string | undefined][] = [[w.text, pat]];
+  const texts = w.text.split(/[:=]/);
+  const pats = pat?.split(/[:=]/);
+  if (texts.length > 1) texts.forEach((t, i) => pieces.push([t, pats?.[i]]));
+  if (/^-[^-]/.test(w.text)) pieces.push([w.text.slice(2), pat === undefined ? undefined : patternFrom(w as Word, 2)]);
+  return onEach(ctx, (cwd) => {
+    for (const [text, pattern] of pieces) {
+      const r = deviceShape(shapeOf(text, pattern, cwd, ctx.budget), ctx.budget);
+      if (r) return `\`${w.text}\`: ${r}; ${dispatch}`;
+    }
+    return null;
   });
+};
 
 const secretIn = (w: Word, ctx: Ctx): string | null => onEach(ctx, (cwd) => secretWord(w, cwd, ctx.budget));
 

@@ -12,7 +12,7 @@
 // `--include='*.ts'` to every file; when the user's first filter is an --include, the `.env` files that
 // match none of the includes are already skipped and nothing is inserted.
 import { Budget } from './budget.js';
-import { compileGlob, globMatch, type Glob } from './glob.js';
+import { compileGlob, globMatch, canMatchEnvName, type Glob } from './glob.js';
 import type { ParsedOption } from './getopt.js';
 import type { Word } from './lexer.js';
 import { wordShape, componentIs, type Cwd } from './paths.js';
@@ -56,7 +56,7 @@ export type SearchVerdict = { ok: false; reason: string } | { ok: true; insert?:
 
 const refuseFilter = (o: ParsedOption, why: string): SearchVerdict => ({
   ok: false,
-  reason: `\`${o.name}${o.value === undefined ? '' : `=${o.value}`}\` ${why}, so it could let \`.env\` files into a recursive search; ${dispatch}`,
+  reason: `\`${o.name}${o.value === undefined ? '' : `${o.name.startsWith('--') ? '=' : ' '}${o.value}`}\` ${why}, so it could let \`.env\` files into a recursive search; ${dispatch}`,
 });
 
 /** grep: refuse includes that let `.env` in; insert the excludes unless the first filter is an include or they are there. */
@@ -113,6 +113,10 @@ export function recursiveSearch(kind: SearchKind, options: readonly ParsedOption
       return { ok: false, reason: `${where} reads outside the workspace (home, \`/\` or an absolute path), where credential files live; name a folder of the workspace (e.g. \`src\` or \`.\`); ${dispatch}` };
     }
     if (s.parts.some((c) => c.glob !== null && componentIs(c, '..', budget))) return { ok: false, reason: `${where}: the glob could expand to \`..\`; ${dispatch}` };
+    // rg searches the files a path names even when they match its globs (measured: `rg -g '!*.env' KEY *` reads `prod.env`)
+    if (kind.verb === 'rg' && s.parts.some((c) => c.glob !== null && canMatchEnvName(c.glob, { period: true }, budget))) {
+      return { ok: false, reason: `${where}: rg reads every file a glob names, even a \`.env\` its exclusions would skip; name folders or quote the glob for \`-g\`; ${dispatch}` };
+    }
     const r = secretWord(w, cwd, budget, true);
     if (r) return { ok: false, reason: r };
   }

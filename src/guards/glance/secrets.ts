@@ -15,7 +15,7 @@
 //   is not — it matches the harmless control name as well (`ls *` must stay a glance).
 import type { Word } from './lexer.js';
 import { Budget } from './budget.js';
-import { canMatchEnvName, globMatch, type Glob } from './glob.js';
+import { envShapes, globMatch, literalPrefix, type Glob } from './glob.js';
 import { shapeOf, componentIs, type Component, type Cwd, type PathShape } from './paths.js';
 import {
   isCredentialName, HOME_CREDENTIALS, SYSTEM_CREDENTIALS, SHELL_STARTUP_FILES, CREDENTIAL_FILE_NAMES, KEY_FILE_EXTENSIONS,
@@ -35,22 +35,41 @@ const ENTRIES: readonly Entry[] = [
 const BY_FIRST = new Map<string, Entry[]>();
 for (const e of ENTRIES) BY_FIRST.set(e.parts[0]!, [...(BY_FIRST.get(e.parts[0]!) ?? []), e]);
 
-/** [sample, control]: a glob matching the sample but not the control aims at it; null: no control. */
-const SAMPLES: readonly (readonly [string, string | null])[] = [
-  ...CREDENTIAL_FILE_NAMES.map((n) => [n, n.startsWith('.') ? null : n.replace(/^[^.]*/, (s) => 'q'.repeat(s.length))] as const),
-  ...KEY_FILE_EXTENSIONS.map((e) => [`x.${e}`, `x.${'q'.repeat(e.length)}`] as const),
-  ['x_history', 'x_qqqqqqq'],
-  ...ENTRIES.filter((e) => e.where === 'anywhere' && e.parts.length === 1 && e.parts[0]!.startsWith('.')).map((e) => [e.parts[0]!, null] as const),
-];
+/**
+ * Sample credential names a glob is tried against, each with a control: the same name with its
+ * credential part (the stem of `credentials.json`, the extension of `x.pem`) made harmless. A glob that
+ * matches the sample and the control is a catch-all (`*`, `*.*`, `s*`, `*.json`), not aimed at it. Both
+ * start with the glob's own literal prefix, so `cert*` is tried against `certx.pem`; a prefix of three or
+ * more letters of a credential's stem (`cred*`, `id_*`) has no control. Dot names have none either: a
+ * glob that can spell `.npmrc` is refused.
+ */
+function samples(lit: string): (readonly [string, string | null])[] {
+  const out: (readonly [string, string | null])[] = [];
+  for (const n of CREDENTIAL_FILE_NAMES) {
+    if (n.startsWith('.')) { out.push([n, null]); continue; }
+    const stem = n.indexOf('.') < 0 ? n.length : n.indexOf('.');
+    // a glob that spells three or more letters of the stem (`cred*`, `id_*`, `sec*`) aims at it
+    out.push([n, lit.length < 3 && n.startsWith(lit) && lit.length < stem ? lit + 'q'.repeat(stem - lit.length) + n.slice(stem) : null]);
+  }
+  for (const e of KEY_FILE_EXTENSIONS) out.push([`${lit}x.${e}`, `${lit}x.${'q'.repeat(e.length)}`]);
+  out.push([`${lit}x_history`, `${lit}x_qqqqqqq`]);
+  for (const d of DOT_ENTRIES) out.push([d, null]);
+  return out;
+}
+const DOT_ENTRIES = ENTRIES.filter((e) => e.where === 'anywhere' && e.parts.length === 1 && e.parts[0]!.startsWith('.')).map((e) => e.parts[0]!);
 
 const secret = (w: string, what: string): string => `\`${w}\` names a credential file (${what}); glances never read secrets`;
 
 /** Why glob component `g` could expand to a credential file name, or null. */
 export function globAimsAtCredential(g: Glob, budget: Budget): string | null {
   if (g.exotic) return 'a character class the classifier does not model';
-  if (canMatchEnvName(g, { period: true }, budget) && !globMatch(g, 'x.qqq', { period: true }, budget)) return '`.env` files';
-  for (const [sample, control] of SAMPLES) {
-    if (globMatch(g, sample, { period: true }, budget) && (control === null || !globMatch(g, control, { period: true }, budget))) return `\`${sample}\``;
+  const o = { period: true };
+  const lit = literalPrefix(g);
+  const env = envShapes(g, o, budget);
+  // `.env…` is always there at the workspace root; `….env` only when the glob aims at the ending
+  if (env.prefix || (env.suffix && !(globMatch(g, `${lit}x.env`, o, budget) && globMatch(g, `${lit}x.qqq`, o, budget)))) return '`.env` files';
+  for (const [sample, control] of samples(lit)) {
+    if (globMatch(g, sample, o, budget) && (control === null || !globMatch(g, control, o, budget))) return `\`${sample}\``;
   }
   return null;
 }
@@ -132,13 +151,14 @@ export function secretWord(w: Word, cwd: Cwd, budget: Budget, folder = false): s
   return null;
 }
 
-/** `a:b=c` → pieces `a`, `b`, `c` (text and, for a glob word, the matching piece of its pattern). */
+/** `a:b=c` → pieces `a:b=c`, `a`, `b`, `c` (text and, for a glob word, the matching piece of its pattern). */
 function splitPieces(text: string, pattern: string | undefined): [string, string | undefined][] {
+  // the whole word too: a `:` may sit inside a glob's class (`[[:alpha:]]`), where it splits nothing
   const texts = text.split(/[:=]/);
-  if (pattern === undefined) return texts.map((t) => [t, undefined]);
+  if (pattern === undefined) return texts.length === 1 ? [[text, undefined]] : [[text, undefined], ...texts.map((t): [string, undefined] => [t, undefined])];
   const pats = pattern.split(/[:=]/);
   // `:` and `=` are never escaped in a pattern, so the pieces line up
-  return texts.map((t, i) => [t, pats[i]]);
+  return texts.length === 1 ? [[text, pattern]] : [[text, pattern], ...texts.map((t, i): [string, string | undefined] => [t, pats[i]])];
 }
 
 export { Budget };
