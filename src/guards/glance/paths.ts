@@ -77,9 +77,13 @@ export function shapeOf(text: string, pattern: string | undefined, cwd: Cwd, bud
 
 export const wordShape = (w: Word, cwd: Cwd, budget: Budget): PathShape => shapeOf(w.text, w.glob ? w.pattern : undefined, cwd, budget);
 
-/** Whether component `c` is, or as a glob could be, the name `name` (bash rules: `*` skips a leading dot). */
+/**
+ * Whether component `c` is, or as a glob could be, the name `name` (bash rules: `*` skips a leading dot).
+ * Without regard to case: macOS file systems are case-insensitive, so `/DEV/zero` and `.ENV` are them.
+ */
 export function componentIs(c: Component, name: string, budget: Budget): boolean {
-  return c.glob === null ? c.text === name : !c.glob.exotic ? globMatch(c.glob, name, { period: true }, budget) : true;
+  if (c.glob === null) return c.text === name || c.text.toLowerCase() === name.toLowerCase();
+  return c.glob.exotic || globMatch(c.glob, name, { period: true, fold: true }, budget);
 }
 
 /** `/proc` files that hold plain information about the machine, never a process's memory or secrets. */

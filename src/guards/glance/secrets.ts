@@ -33,7 +33,7 @@ const ENTRIES: readonly Entry[] = [
 
 /** The entries by their first part, for a literal component (a glob component tries them all). */
 const BY_FIRST = new Map<string, Entry[]>();
-for (const e of ENTRIES) BY_FIRST.set(e.parts[0]!, [...(BY_FIRST.get(e.parts[0]!) ?? []), e]);
+for (const e of ENTRIES) BY_FIRST.set(e.parts[0]!.toLowerCase(), [...(BY_FIRST.get(e.parts[0]!.toLowerCase()) ?? []), e]);
 
 /**
  * Sample credential names a glob is tried against, each with a control: the same name with its
@@ -63,8 +63,8 @@ const secret = (w: string, what: string): string => `\`${w}\` names a credential
 /** Why glob component `g` could expand to a credential file name, or null. */
 export function globAimsAtCredential(g: Glob, budget: Budget): string | null {
   if (g.exotic) return 'a character class the classifier does not model';
-  const o = { period: true };
-  const lit = literalPrefix(g);
+  const o = { period: true, fold: true };
+  const lit = literalPrefix(g).toLowerCase();
   const env = envShapes(g, o, budget);
   // `.env…` is always there at the workspace root; `….env` only when the glob aims at the ending
   if (env.prefix || (env.suffix && !(globMatch(g, `${lit}x.env`, o, budget) && globMatch(g, `${lit}x.qqq`, o, budget)))) return '`.env` files';
@@ -81,7 +81,7 @@ export function globAimsAtCredential(g: Glob, budget: Budget): string | null {
  */
 function partIs(c: Component, name: string, e: Entry, first: boolean, budget: Budget): boolean {
   if (!componentIs(c, name, budget)) return false;
-  return c.glob === null || !first || e.where === 'root' || name.startsWith('.') || !globMatch(c.glob, 'q'.repeat(name.length), { period: true }, budget);
+  return c.glob === null || !first || e.where === 'root' || name.startsWith('.') || !globMatch(c.glob, 'q'.repeat(name.length), { period: true, fold: true }, budget);
 }
 
 /** Whether `s` (from parts[at]) starts with the entry, or (for a folder searched recursively) is a prefix of it. */
@@ -110,7 +110,7 @@ function homeLike(s: PathShape, at: number, budget: Budget): boolean {
 export function credentialPlace(s: PathShape, folder: boolean, budget: Budget): string | null {
   for (let at = 0; at < s.parts.length; at++) {
     const c = s.parts[at]!;
-    for (const e of c.glob === null ? BY_FIRST.get(c.text) ?? [] : ENTRIES) {
+    for (const e of c.glob === null ? BY_FIRST.get(c.text.toLowerCase()) ?? [] : ENTRIES) {
       if (e.where === 'root' && (at !== 0 || (s.anchor !== 'root' && s.anchor !== 'up'))) continue;
       if (e.where === 'home' && !homeLike(s, at, budget)) continue;
       if (entryAt(s, at, e, folder, budget)) return e.where === 'root' ? `/${e.parts.join('/')}` : `~/${e.parts.join('/')}`;
@@ -121,7 +121,8 @@ export function credentialPlace(s: PathShape, folder: boolean, budget: Budget): 
 
 /** Why one component names a credential file, or null. */
 function componentSecret(c: Component, budget: Budget): string | null {
-  if (c.glob === null) return isCredentialName(c.text) ? `\`${c.text}\`` : null;
+  // `.ENV` is `.env` on a case-insensitive file system (macOS)
+  if (c.glob === null) return isCredentialName(c.text) || isCredentialName(c.text.toLowerCase()) ? `\`${c.text}\`` : null;
   return globAimsAtCredential(c.glob, budget);
 }
 
