@@ -108,9 +108,17 @@ function homeLike(s: PathShape, at: number, budget: Budget): boolean {
 
 /** Which credential place the path shape `s` names, or null. */
 export function credentialPlace(s: PathShape, folder: boolean, budget: Budget): string | null {
+  // the entries a glob component could start, once per distinct glob (`*/*/*/…` repeats one)
+  const byGlob = new Map<string, Entry[]>();
+  const starts = (c: Component): readonly Entry[] => {
+    if (c.glob === null) return BY_FIRST.get(c.text.toLowerCase()) ?? [];
+    let hit = byGlob.get(c.glob.source);
+    if (!hit) byGlob.set(c.glob.source, (hit = ENTRIES.filter((e) => partIs(c, e.parts[0]!, e, true, budget))));
+    return hit;
+  };
   for (let at = 0; at < s.parts.length; at++) {
     const c = s.parts[at]!;
-    for (const e of c.glob === null ? BY_FIRST.get(c.text.toLowerCase()) ?? [] : ENTRIES) {
+    for (const e of starts(c)) {
       if (e.where === 'root' && (at !== 0 || (s.anchor !== 'root' && s.anchor !== 'up'))) continue;
       if (e.where === 'home' && !homeLike(s, at, budget)) continue;
       if (entryAt(s, at, e, folder, budget)) return e.where === 'root' ? `/${e.parts.join('/')}` : `~/${e.parts.join('/')}`;
@@ -142,7 +150,12 @@ export function secretWord(w: Word, cwd: Cwd, budget: Budget, folder = false): s
   }
   for (const [text, pattern] of pieces) {
     const s = shapeOf(text, pattern, cwd, budget);
+    const seen = new Set<string>();
     for (const c of s.parts) {
+      // one verdict per distinct component (a glob of 2,000 `*` components asks once)
+      const key = c.glob === null ? `l${c.text}` : `g${c.glob.source}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       const r = componentSecret(c, budget);
       if (r) return w.glob && c.glob ? `the glob \`${w.text}\` could match a credential file (${r}); glances never read secrets` : secret(w.text, r);
     }
