@@ -216,8 +216,8 @@ export const EVERYDAY: readonly string[] = [
   'git branch --sort=-committerdate', 'git tag', 'git tag --list', "git tag -l 'v1.*'", 'git tag --sort=-v:refname', 'git tag --contains HEAD',
   'git stash list', 'git stash show -p', 'git worktree list', 'git remote', 'git remote -v', 'git remote get-url origin', 'git remote show origin', 'git rev-parse --abbrev-ref HEAD',
   'git rev-parse HEAD', 'git rev-parse --show-toplevel', 'git rev-parse --short HEAD', 'git rev-parse --is-inside-work-tree', 'git describe --tags --always', 'git describe',
-  'git ls-files', 'git ls-files -m', 'git ls-files | wc -l', 'git ls-files --others --exclude-standard', 'git blame -L 10,20 src/a.ts', 'git blame src/a.ts', 'git shortlog -sn',
-  'git shortlog -sne', 'git reflog', 'git reflog -10', 'git reflog show main', 'git cherry -v', "git for-each-ref --format='%(refname)' refs/heads", 'git symbolic-ref --short HEAD',
+  'git ls-files', 'git ls-files -m', 'git ls-files | wc -l', 'git ls-files --others --exclude-standard', 'git blame -L 10,20 src/a.ts', 'git blame src/a.ts', 'git shortlog -sn HEAD',
+  'git shortlog -sne HEAD', 'git reflog', 'git reflog -10', 'git reflog show main', 'git cherry -v', "git for-each-ref --format='%(refname)' refs/heads", 'git symbolic-ref --short HEAD',
   'git whatchanged -1', 'git cat-file -p HEAD', 'git cat-file -t HEAD', 'git count-objects -v', 'git check-ignore -v dist/x.js', 'git var GIT_AUTHOR_IDENT', 'git config --list',
   'git config get user.name', 'git config user.email', 'command -v node', 'command -v git node', 'command -V ls', 'git config --get remote.origin.url', 'git config -l', 'git config --global --get user.email', 'git --no-pager log -3', 'git ls-tree HEAD src',
   'git ls-tree -r --name-only HEAD', 'git merge-base main HEAD', 'git rev-list --count HEAD', 'git show-ref', 'git grep -n foo', 'git grep -e hi', 'git grep foo -- src',
@@ -248,12 +248,13 @@ export const EVERYDAY: readonly string[] = [
 ];
 
 /**
- * Everyday commands refused on purpose: each would loop, read outside the workspace or need a regex or
- * loop form the classifier does not run; they count as refused in the everyday figure.
+ * Everyday commands refused on purpose: each would loop, read outside the workspace, need a regex or
+ * loop form the classifier does not run, or read standard input (`git shortlog` without a revision
+ * summarises standard input when it is not a terminal); they count as refused in the everyday figure.
  */
 export const EVERYDAY_REFUSED: readonly string[] = [
   "awk '{for (i = 1; i <= NF; i++) s += $i} END {print s}' f", "jq -n '[range(5)]'", 'grep -rn foo ~/projects/x', 'rg foo /work/main/src', 'cat /proc/self/status',
-  'dmesg | tail', "jq '.[] | test(\"^(foo|bar)+$\")' f.json",
+  'dmesg | tail', "jq '.[] | test(\"^(foo|bar)+$\")' f.json", 'git shortlog -sn', 'git shortlog -sne',
 ];
 
 /**

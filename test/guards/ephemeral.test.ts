@@ -28,7 +28,7 @@ const ALLOWED: Array<[string, string]> = [
   ['git describe', 'git describe --tags --always'],
   ['git ls-files', 'git ls-files -m'],
   ['git blame a range', 'git blame -L 10,20 src/a.ts'],
-  ['git shortlog', 'git shortlog -sn'],
+  ['git shortlog of a revision', 'git shortlog -sn HEAD'],
   ['git reflog', 'git reflog -10'],
   ['git reflog show', 'git reflog show main'],
   ['git cherry', 'git cherry -v'],
@@ -261,6 +261,8 @@ const REFUSED: Array<[string, string]> = [
   ['git without a subcommand', 'git'],
   ['git unknown global option', 'git --exec-path=/tmp log'],
   ['git clean', 'git clean -fdx'],
+  ['git shortlog without a revision reads standard input', 'git shortlog -sn'],
+  ['git cat-file --batch reads object names from standard input', 'git cat-file --batch'],
   // verbs and arguments that mutate or run code
   ['rm', 'rm -rf build'],
   ['mkdir', 'mkdir out'],

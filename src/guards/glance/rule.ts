@@ -13,7 +13,7 @@ export interface Args {
  * What a custom verb found: a refusal, null (fine; every argument is a path to check), or the words that
  * are paths and whether the command reads standard input.
  */
-export type CustomResult = string | null | { readonly paths: readonly Word[]; readonly stdin: boolean };
+export type CustomResult = string | null | { readonly paths: readonly Word[]; readonly stdin: boolean; readonly hint?: string };
 
 export interface VerbRule {
   /** the options a glance may use; parsed with getopt rules */
