@@ -139,7 +139,7 @@ export const HOSTILE: readonly string[] = [
   "rg -g '{.env,x}' KEY", "rg -g 'sub/**' KEY", 'rg -t env KEY', 'rg --type=dotenv KEY', 'rg --pre cat KEY', "rg --pre-glob '*' KEY", 'grep -r KEY ../sub',
   'grep -r KEY /work/main/src', 'rg KEY ~', 'rg KEY /', 'rg KEY ~/.config', 'rg KEY ..', 'rg KEY src/../..', 'diff -r . ~', 'diff ~ /tmp/x', 'diff -r src ../other',
   'grep -r KEY .config', 'rg --hidden KEY .ssh', 'grep -r KEY .*', 'rg KEY ./*', 'rg KEY src/*', 'cat sec*', 'cat *.e*', 'git grep -f/dev/zero x',
-  'git grep -f /dev/zero x', 'cat [[:alpha:]]nv', 'cat .ENV', 'cat .Env.local', 'cat /DEV/zero', 'cat ~/.SSH/config', 'cat .E*', 'cat ID_RSA', "rg -g '.env' --hidden KEY src", 'cd /work/main && grep -rn KEY .', 'cd .. && rg KEY',
+  'git grep -f /dev/zero x', 'git grep -f - x', 'git blame --contents - f', 'git blame --contents=/dev/zero f', 'cat [[:alpha:]]nv', 'cat .ENV', 'cat .Env.local', 'cat /DEV/zero', 'cat ~/.SSH/config', 'cat .E*', 'cat ID_RSA', "rg -g '.env' --hidden KEY src", 'cd /work/main && grep -rn KEY .', 'cd .. && rg KEY',
   // credentials the old name list missed
   'cat /etc/shadow', 'cat /etc/gshadow', 'cat /etc/sudoers', 'cat /etc/sudoers.d/x', 'head /etc/ssh/ssh_host_rsa_key', 'cat ../../etc/shadow', 'cat /etc/sha*',
   'cat /etc/s?adow', 'cat /etc/*', 'cat ~/.bash_history', 'cat ~/.zsh_history', 'cat /root/.bash_history', 'cat /home/u/.bash_history', 'cat ~/.python_history',

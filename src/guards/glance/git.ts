@@ -127,12 +127,16 @@ function judgeSub(name: string, rest: readonly Word[], shown = name): string | n
 }
 
 /**
- * Whether `git SUB REST` reads standard input: `cat-file --batch*` takes object names there, and
+ * Whether `git SUB REST` reads standard input: `cat-file --batch*` takes object names there, `-f -` and
+ * `--contents -` read patterns or a file's text from it, and
  * `shortlog` without a revision summarises a log read from it whenever it is not a terminal (as in a
  * glance: it prints nothing, or waits on an open pipe) — `git shortlog -sn HEAD` reads the repository.
  */
 function gitStdin(sub: string, rest: readonly Word[]): boolean {
   if (sub === 'cat-file') return rest.some((w) => w.text.startsWith('--batch'));
+  // `git grep -f -` (patterns) and `git blame --contents -` (the file's text) read it too
+  const dash = rest.some((w, k) => w.text === '-f-' || w.text === '--contents=-' || (w.text === '-' && ['-f', '--contents'].includes(rest[k - 1]?.text ?? '')));
+  if (dash) return true;
   if (sub !== 'shortlog') return false;
   const p = getopt(SUBS.shortlog!.table, rest);
   return p.ok && p.operands.length === 0 && !p.options.some((o) => o.name === '--all' || o.name === '--branches' || o.name === '--tags' || o.name === '--remotes' || o.name === '--glob');
