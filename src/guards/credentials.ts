@@ -31,8 +31,8 @@ export const HOME_CREDENTIALS: readonly string[] = Object.freeze([
   '.nuget/NuGet/NuGet.Config', '.composer/auth.json', '.config/composer/auth.json',
   // databases
   '.pgpass', '.my.cnf', '.mylogin.cnf', '.config/redis',
-  // the claude binary's own folders (a login, an API key helper)
-  '.claude', '.claude.json', '.config/claude',
+  // the claude binary's own folders (a login, an API key helper), and flower's own (its API key)
+  '.claude', '.claude.json', '.config/claude', '.config/flower',
   // shells' and REPLs' histories: a pasted key stays there for years
   '.bash_history', '.zsh_history', '.sh_history', '.history', '.local/share/fish/fish_history',
   '.python_history', '.node_repl_history', '.psql_history', '.mysql_history', '.sqlite_history',
@@ -45,6 +45,8 @@ export const SYSTEM_CREDENTIALS: readonly string[] = Object.freeze([
   '/etc/ssh/ssh_host_rsa_key', '/etc/ssh/ssh_host_ecdsa_key', '/etc/ssh/ssh_host_ed25519_key', '/etc/ssh/ssh_host_dsa_key',
   '/root/.ssh', '/root/.aws', '/root/.docker/config.json', '/root/.kube', '/root/.netrc', '/root/.git-credentials',
   '/root/.npmrc', '/root/.pgpass', '/root/.bash_history', '/root/.zsh_history', '/root/.claude', '/root/.claude.json',
+  // secrets mounted by container runtimes (Docker secrets, a Kubernetes service account token)
+  '/run/secrets', '/var/run/secrets',
 ]);
 
 /** Shell start-up files, by name: the binary's tool shell sources them before each command. */
@@ -54,15 +56,17 @@ export const SHELL_STARTUP_FILES: readonly string[] = Object.freeze([
 ]);
 
 /** Lower-case extensions of files that are keys or key stores whatever they are called. */
-const KEY_EXTENSIONS = new Set(['pem', 'key', 'p12', 'pfx', 'jks', 'keystore', 'ppk', 'asc', 'gpg', 'kdbx', 'tfstate']);
+export const KEY_FILE_EXTENSIONS: readonly string[] = Object.freeze(['pem', 'key', 'p12', 'pfx', 'jks', 'keystore', 'ppk', 'asc', 'gpg', 'kdbx', 'tfstate']);
+const KEY_EXTENSIONS = new Set(KEY_FILE_EXTENSIONS);
 
 /** Base names that are credential files wherever they are. */
-const CREDENTIAL_BASENAMES = new Set([
+export const CREDENTIAL_FILE_NAMES: readonly string[] = Object.freeze([
   '.netrc', '_netrc', '.git-credentials', '.credentials.json', 'credentials', 'credentials.json', 'credentials.toml',
   '.npmrc', '.pypirc', '.pgpass', '.my.cnf', '.mylogin.cnf', '.boto', '.s3cfg', '.dockercfg', '.vault-token',
   '.htpasswd', '.Xauthority', 'environ', 'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'id_ecdsa_sk', 'id_ed25519_sk',
   'secrets.json', 'secrets.yml', 'secrets.yaml', 'secrets.toml', 'terraform.tfvars', '.claude.json',
 ]);
+const CREDENTIAL_BASENAMES = new Set(CREDENTIAL_FILE_NAMES);
 
 /**
  * Is `name` (one path component) the name of a `.env` file — `.env`, `.env.local`, `.env.previous`,

@@ -3,18 +3,22 @@
 // invariant: anything allowed as a glance must be safe to forget, because its result goes stale.
 // The mechanism (a shell lexer, a getopt model and per-verb tables) lives in ./glance/; the rules are
 // documented in docs/roles.md, "Glances".
-import { judgeGlance, EPHEMERAL_VERBS, type EphemeralVerdict } from './glance/index.js';
+import { judgeGlance, EPHEMERAL_VERBS, GLANCE_MAX_CHARS, type EphemeralVerdict } from './glance/index.js';
 
 export type { EphemeralVerdict };
-export { EPHEMERAL_VERBS };
+export { EPHEMERAL_VERBS, GLANCE_MAX_CHARS };
 
-/** Why `command` may or may not run as a read-only glance (and so expire on resume). */
+/**
+ * Why `command` may or may not run as a read-only glance (and so expire on resume). An allowed verdict
+ * may carry `command`: the command to run instead (a recursive search with `.env` files excluded); the
+ * caller runs `verdict.command ?? command`. Never throws; decides in linear time.
+ */
 export function judgeEphemeral(command: string): EphemeralVerdict {
   return judgeGlance(command);
 }
 
 /**
- * True when `command` only reads: every simple command of `a && b | c ; d` is an allowlisted verb with
+ * True when `command` only reads (possibly once rewritten, see judgeEphemeral): every simple command of `a && b | c ; d` is an allowlisted verb with
  * allowlisted options, and nothing expands, substitutes, redirects into a file or backgrounds.
  * @example isEphemeral('git status && ls -la | head') // true
  * @example isEphemeral('sed -i s/a/b/ f')              // false

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getopt, resolveLong, type OptionTable } from '../../src/guards/glance/getopt.js';
-import { lex, type Word } from '../../src/guards/glance/lexer.js';
+import { lex, madeUpWord, type Word } from '../../src/guards/glance/lexer.js';
 
-const words = (...t: string[]): Word[] => t.map((text) => ({ text, glob: false, globLead: false }));
+const words = (...t: string[]): Word[] => t.map((text) => madeUpWord(text));
 const SORT: OptionTable = { short: 'nrut:k:S:', long: ['numeric-sort', 'reverse', 'key=', 'buffer-size=', 'check=?', 'debug'], refused: { '-o': 'writes a file', '--output': 'writes a file' } };
 
 test('a value-taking short letter eats the rest of its cluster, so `-to` sets the separator to "o"', () => {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isEphemeral, judgeEphemeral, EPHEMERAL_VERBS } from '../../src/guards/index.js';
+import { GLANCE_MAX_CHARS } from '../../src/guards/glance/index.js';
 
 // [behaviour, command]
 const ALLOWED: Array<[string, string]> = [
@@ -27,7 +28,7 @@ const ALLOWED: Array<[string, string]> = [
   ['git describe', 'git describe --tags --always'],
   ['git ls-files', 'git ls-files -m'],
   ['git blame a range', 'git blame -L 10,20 src/a.ts'],
-  ['git shortlog', 'git shortlog -sn'],
+  ['git shortlog of a revision', 'git shortlog -sn HEAD'],
   ['git reflog', 'git reflog -10'],
   ['git reflog show', 'git reflog show main'],
   ['git cherry', 'git cherry -v'],
@@ -260,6 +261,8 @@ const REFUSED: Array<[string, string]> = [
   ['git without a subcommand', 'git'],
   ['git unknown global option', 'git --exec-path=/tmp log'],
   ['git clean', 'git clean -fdx'],
+  ['git shortlog without a revision reads standard input', 'git shortlog -sn'],
+  ['git cat-file --batch reads object names from standard input', 'git cat-file --batch'],
   // verbs and arguments that mutate or run code
   ['rm', 'rm -rf build'],
   ['mkdir', 'mkdir out'],
@@ -315,9 +318,16 @@ test('the allowlist table has at least 150 cases', () => {
   assert.ok(ALLOWED.length + REFUSED.length >= 150, String(ALLOWED.length + REFUSED.length));
 });
 
+/** Allowed only as the rewritten command that excludes `.env` files (recursive searches). */
+const REWRITTEN: Readonly<Record<string, string>> = {
+  'grep -rn TODO src': "grep '--exclude=.env*' '--exclude=*.env' -rn TODO src",
+  'rg -n "fn main" --type rust': `rg -g '!.env*' -g '!*.env' -n "fn main" --type rust`,
+};
+
 for (const [behaviour, command] of ALLOWED) {
   test(`allowed: ${behaviour}`, () => {
-    assert.deepEqual(judgeEphemeral(command), { ok: true }, command);
+    const rewritten = Object.hasOwn(REWRITTEN, command) ? REWRITTEN[command] : undefined;
+    assert.deepEqual(judgeEphemeral(command), rewritten === undefined ? { ok: true } : { ok: true, command: rewritten }, command);
     assert.equal(isEphemeral(command), true);
   });
 }
@@ -347,9 +357,14 @@ test('the verb table names every spec verb group', () => {
   for (const v of ['rm', 'env', 'printenv', 'kubectl', 'docker', 'systemctl', 'jobs', 'xargs']) assert.ok(!EPHEMERAL_VERBS.includes(v), v);
 });
 
-test('a very long pipeline is judged segment by segment, to the last one', () => {
-  // speed is measured in bench/, never asserted here; this checks the judgement holds at length
-  const cmd = Array.from({ length: 2000 }, (_, i) => `grep -n "x${i}" f.txt`).join(' | ');
+test('a long pipeline is judged segment by segment, to the last one, up to the length cap', () => {
+  // speed is asserted in ephemeral-adversarial.test.ts; this checks the judgement holds at length
+  const segments = Array.from({ length: 400 }, (_, i) => `grep -n "x${i}" f.txt`);
+  const fit = segments.slice(0, segments.findIndex((_, i) => segments.slice(0, i + 1).join(' | ').length + ' | tee out.txt'.length > GLANCE_MAX_CHARS));
+  const cmd = fit.join(' | ');
   assert.equal(isEphemeral(cmd), true);
   assert.equal(isEphemeral(`${cmd} | tee out.txt`), false);
+  const v = judgeEphemeral(`${cmd} | ${cmd}`);
+  assert.equal(v.ok, false);
+  if (!v.ok) assert.match(v.reason, /too long for a glance \(at most 4096\); a worker can run it/);
 });

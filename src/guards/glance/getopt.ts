@@ -9,7 +9,8 @@
 //   spelling for allowed options, because a prefix that is unique in its table could be exact or
 //   ambiguous among the tool's real options, which it does not all list;
 // - options and operands may interleave (GNU permutation) until `--`, after which all are operands.
-import type { Word } from './lexer.js';
+import { patternFrom, type Word } from './lexer.js';
+import { Budget } from './budget.js';
 
 /** 0 = flag, 1 = requires a value, '?' = optional value (attached only), 'last' = git's "next word if any". */
 export type Arity = 0 | 1 | '?' | 'last';
@@ -31,6 +32,8 @@ export interface ParsedOption {
   readonly value?: string;
   /** the value's word has an unquoted glob, so the shell may expand it (`-f .e*` reads `.env`) */
   readonly glob?: boolean;
+  /** the glob pattern of the value (Word.pattern), when `glob` */
+  readonly pattern?: string;
 }
 
 export type Parsed =
@@ -74,9 +77,10 @@ function compile(t: OptionTable): Compiled {
 const dispatch = 'a worker can run it';
 
 /** Resolves `--name` (possibly abbreviated) to a full known name, or explains why not. */
-export function resolveLong(t: OptionTable, written: string): { name: string } | { reason: string } {
+export function resolveLong(t: OptionTable, written: string, budget: Budget = new Budget()): { name: string } | { reason: string } {
   const c = compile(t);
   if (c.long.has(written) || Object.hasOwn(c.refused, `--${written}`)) return { name: written };
+  budget.spend(c.names.length);
   const matches = [...new Set(c.names.filter((n) => n.startsWith(written)))];
   if (matches.length === 0) return { reason: `\`--${written}\` is not an option a glance may use here; ${dispatch}` };
   if (matches.length > 1) return { reason: `\`--${written}\` is an ambiguous abbreviation (${matches.map((m) => `--${m}`).join(', ')}); ${dispatch}` };
@@ -84,19 +88,24 @@ export function resolveLong(t: OptionTable, written: string): { name: string } |
 }
 
 /** Parses `args` against `t`. Unknown, refused or abbreviated options refuse the glance. */
-export function getopt(t: OptionTable, args: readonly Word[]): Parsed {
+export function getopt(t: OptionTable, args: readonly Word[], budget: Budget = new Budget()): Parsed {
   const c = compile(t);
   const options: ParsedOption[] = [];
   const operands: Word[] = [];
   const refusedWhy = (name: string): string | undefined => (Object.hasOwn(c.refused, name) ? c.refused[name] : undefined);
+  /** a value glued into word `w` from text offset `from` */
+  const glued = (name: string, w: Word, from: number): ParsedOption =>
+    w.glob ? { name, value: w.text.slice(from), glob: true, pattern: patternFrom(w, from)! } : { name, value: w.text.slice(from), glob: false };
+  const next = (name: string, v: Word): ParsedOption => glued(name, v, 0);
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     const a = w.text;
-    if (a === '--') { operands.push(...args.slice(i + 1)); break; }
+    budget.spend();
+    if (a === '--') { for (let k = i + 1; k < args.length; k++) operands.push(args[k]!); break; }
     if (a.startsWith('--')) {
       const eq = a.indexOf('=');
       const written = eq < 0 ? a.slice(2) : a.slice(2, eq);
-      const r = resolveLong(t, written);
+      const r = resolveLong(t, written, budget);
       if ('reason' in r) return { ok: false, reason: r.reason };
       const why = refusedWhy(`--${r.name}`);
       if (why !== undefined) return { ok: false, reason: `\`${a}\` is \`--${r.name}\`, which ${why}; ${dispatch}` };
@@ -104,29 +113,27 @@ export function getopt(t: OptionTable, args: readonly Word[]): Parsed {
       const arity = c.long.get(r.name)!;
       if (eq >= 0) {
         if (arity === 0) return { ok: false, reason: `\`--${r.name}\` takes no value` };
-        options.push({ name: `--${r.name}`, value: a.slice(eq + 1), glob: w.glob });
+        options.push(glued(`--${r.name}`, w, eq + 1));
       } else if (arity === 1 || (arity === 'last' && i + 1 < args.length)) {
         if (i + 1 >= args.length) return { ok: false, reason: `\`--${r.name}\` needs a value` };
-        const v = args[++i]!;
-        options.push({ name: `--${r.name}`, value: v.text, glob: v.glob });
+        options.push(next(`--${r.name}`, args[++i]!));
       } else options.push({ name: `--${r.name}` });
       continue;
     }
     if (a.startsWith('-') && a.length > 1) {
       if (c.numeric && /^-\d+$/.test(a)) { options.push({ name: '-NUM', value: a.slice(1) }); continue; }
       for (let k = 1; k < a.length; k++) {
+        budget.spend();
         const ch = a[k]!;
         const why = refusedWhy(`-${ch}`);
         if (why !== undefined) return { ok: false, reason: `\`-${ch}\`${a.length > 2 ? ` (in \`${a}\`)` : ''} ${why}; ${dispatch}` };
         const arity = c.short.get(ch);
         if (arity === undefined) return { ok: false, reason: `\`-${ch}\`${a.length > 2 ? ` (in \`${a}\`)` : ''} is not an option a glance may use here; ${dispatch}` };
         if (arity === 0) { options.push({ name: `-${ch}` }); continue; }
-        const rest = a.slice(k + 1);
-        if (rest !== '') options.push({ name: `-${ch}`, value: rest, glob: w.glob });
+        if (k + 1 < a.length) options.push(glued(`-${ch}`, w, k + 1));
         else if (arity === 1 || (arity === 'last' && i + 1 < args.length)) {
           if (i + 1 >= args.length) return { ok: false, reason: `\`-${ch}\` needs a value` };
-          const v = args[++i]!;
-          options.push({ name: `-${ch}`, value: v.text, glob: v.glob });
+          options.push(next(`-${ch}`, args[++i]!));
         } else options.push({ name: `-${ch}` });
         break;
       }

@@ -3,7 +3,7 @@
 // external diff, a textconv filter or gpg (`%G?` format placeholders, `--show-signature`) passes.
 import type { Word } from './lexer.js';
 import { getopt, type OptionTable } from './getopt.js';
-import { dispatch } from './rule.js';
+import { dispatch, type CustomResult } from './rule.js';
 
 const RUNS = 'runs a configured program';
 const OTHER = 'makes git use another repository, config or program';
@@ -126,8 +126,24 @@ function judgeSub(name: string, rest: readonly Word[], shown = name): string | n
   return s.check ? s.check(p) : null;
 }
 
-/** Why `git ARGS` is not a glance, or null. */
-export function git(args: readonly Word[]): string | null {
+/**
+ * Whether `git SUB REST` reads standard input: `cat-file --batch*` takes object names there, `-f -` and
+ * `--contents -` read patterns or a file's text from it, and
+ * `shortlog` without a revision summarises a log read from it whenever it is not a terminal (as in a
+ * glance: it prints nothing, or waits on an open pipe) — `git shortlog -sn HEAD` reads the repository.
+ */
+function gitStdin(sub: string, rest: readonly Word[]): boolean {
+  if (sub === 'cat-file') return rest.some((w) => w.text.startsWith('--batch'));
+  // `git grep -f -` (patterns) and `git blame --contents -` (the file's text) read it too
+  const dash = rest.some((w, k) => w.text === '-f-' || w.text === '--contents=-' || (w.text === '-' && ['-f', '--contents'].includes(rest[k - 1]?.text ?? '')));
+  if (dash) return true;
+  if (sub !== 'shortlog') return false;
+  const p = getopt(SUBS.shortlog!.table, rest);
+  return p.ok && p.operands.length === 0 && !p.options.some((o) => o.name === '--all' || o.name === '--branches' || o.name === '--tags' || o.name === '--remotes' || o.name === '--glob');
+}
+
+/** Why `git ARGS` is not a glance, or (every argument a path to check) whether it reads standard input. */
+export function git(args: readonly Word[]): CustomResult {
   let i = 0;
   for (; i < args.length && args[i]!.text.startsWith('-'); i++) {
     const p = getopt(GLOBAL, [args[i]!]);
@@ -136,5 +152,8 @@ export function git(args: readonly Word[]): string | null {
   }
   const sub = args[i];
   if (sub === undefined) return '`git` without a subcommand';
-  return judgeSub(sub.text, args.slice(i + 1));
+  const r = judgeSub(sub.text, args.slice(i + 1));
+  if (r) return r;
+  const stdin = gitStdin(sub.text, args.slice(i + 1));
+  return stdin && sub.text === 'shortlog' ? { paths: args, stdin, hint: 'name a revision: `git shortlog -sn HEAD`' } : { paths: args, stdin };
 }

@@ -1,10 +1,54 @@
 // sed programs, checked by content: sed can write files (`w`, `W`, the `w` flag of `s`), run commands
-// (`e`, the `e` flag of `s`) and read files (`r`, `R`) — a glance may use none of them.
+// (`e`, the `e` flag of `s`) and read files (`r`, `R`) — a glance may use none of them. And sed can loop
+// forever: `:a;s/x/xx/;ta` never ends. A backward branch (`b`/`t`/`T` to a label defined before it) is
+// allowed only when the loop reads a line on every turn (an `n`/`N` with no address, outside any block,
+// between the label and the branch: at the end of input `N` ends sed), as in `:a;N;$!ba;s/\n/ /g`. `D`
+// restarts the cycle without reading while a newline is left, so it is refused next to commands that
+// put newlines back without reading (`G`, `H`, `g`, `x`, or an `s` replacement with a newline).
+import { Budget } from './budget.js';
+
+/** What a sed script does that could make it loop: labels, branches, the reads between them, `D`. */
+class Loops {
+  private reads = 0; // unaddressed top-level n/N seen so far
+  private readonly labels = new Map<string, number>(); // label → reads when it was defined
+  private restarts = false; // a D
+  private refills = false; // G, H, g, x, or an s/…/\n/
+
+  label(name: string): void { this.labels.set(name, this.reads); }
+
+  /** A branch to `name`: a loop when the label came before, and one that reads no line is refused. */
+  branch(name: string): string | null {
+    const at = this.labels.get(name);
+    return name !== '' && at !== undefined && this.reads === at
+      ? `the sed loop back to \`:${name}\` reads no line on its way round (no \`n\`/\`N\` without an address), so it can run forever`
+      : null;
+  }
+
+  command(c: string, addressed: boolean, depth: number): void {
+    if ((c === 'n' || c === 'N') && !addressed && depth === 0) this.reads++;
+    if (c === 'D') this.restarts = true;
+    if ('GHgx'.includes(c)) this.refills = true;
+  }
+
+  replacement(r: string): void { if (r.includes('\\n') || r.includes('\n')) this.refills = true; }
+
+  end(): string | null {
+    return this.restarts && this.refills ? 'sed `D` with `G`/`H`/`g`/`x` or a newline put back by `s` can restart its cycle forever' : null;
+  }
+}
 
 /** Why `script` is not a read-only sed program, or null. Labels end at whitespace or `;` (GNU sed). */
-export function sedProgram(script: string): string | null {
+export function sedProgram(script: string, budget: Budget = new Budget()): string | null {
   let i = 0;
   const n = script.length;
+  let depth = 0;
+  const loops = new Loops();
+  const name = (): string => {
+    spaces();
+    const from = i;
+    while (i < n && !/[\s;]/.test(script[i]!)) i++;
+    return script.slice(from, i);
+  };
   const spaces = (): void => { while (i < n && (script[i] === ' ' || script[i] === '\t')) i++; };
   const delimited = (d: string): boolean => {
     while (i < n && script[i] !== d) {
@@ -29,8 +73,9 @@ export function sedProgram(script: string): string | null {
     return false;
   };
   for (let guard = 0; guard <= n + 1; guard++) {
-    while (i < n && /[\s;}]/.test(script[i]!)) i++;
-    if (i >= n) return null;
+    budget.spend();
+    while (i < n && /[\s;}]/.test(script[i]!)) { if (script[i] === '}') depth--; i++; }
+    if (i >= n) return loops.end();
     if (script[i] === '#') { while (i < n && script[i] !== '\n') i++; continue; }
     const a = address();
     if (a === null) return 'an unterminated sed address';
@@ -47,11 +92,14 @@ export function sedProgram(script: string): string | null {
     while (script[i] === '!') { i++; spaces(); }
     const c = script[i++];
     if (c === undefined) return 'a sed address without a command';
-    if (c === '{') continue;
+    if (c === '{') { depth++; continue; }
     if (c === 's' || c === 'y') {
       const d = script[i++];
       if (d === undefined || d === '\n' || d === '\\') return `a bad sed \`${c}\` command`;
-      if (!delimited(d) || !delimited(d)) return `an unterminated sed \`${c}\` command`;
+      if (!delimited(d)) return `an unterminated sed \`${c}\` command`;
+      const replacement = i;
+      if (!delimited(d)) return `an unterminated sed \`${c}\` command`;
+      loops.replacement(script.slice(replacement, i));
       if (c === 's') {
         while (i < n && /[gpiImM0-9ew]/.test(script[i]!)) {
           if (script[i] === 'w') return 'the `w` flag of sed `s` writes a file';
@@ -64,7 +112,13 @@ export function sedProgram(script: string): string | null {
     if (c === 'w' || c === 'W') return `the sed command \`${c}\` writes a file`;
     if (c === 'e') return 'the sed command `e` runs a command';
     if (c === 'r' || c === 'R') return `the sed command \`${c}\` reads another file into the output`;
-    if (':btT'.includes(c)) { spaces(); while (i < n && !/[\s;]/.test(script[i]!)) i++; continue; }
+    if (c === ':') { loops.label(name()); continue; }
+    if ('btT'.includes(c)) {
+      const r = loops.branch(name());
+      if (r) return r;
+      continue;
+    }
+    loops.command(c, a, depth);
     if ('aic'.includes(c)) { while (i < n && script[i] !== '\n') i++; continue; }
     if ('qQlL'.includes(c)) { spaces(); while (i < n && /\d/.test(script[i]!)) i++; continue; }
     if ('pPdDnNgGhHxzF='.includes(c)) continue;

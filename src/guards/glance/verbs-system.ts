@@ -1,10 +1,10 @@
 // Tables for program-taking filters (awk, sed, jq), find, the shell's own probes and toolchain versions.
 import type { Word } from './lexer.js';
 import { getopt, type OptionTable } from './getopt.js';
-import { type VerbRule, type Args, atMost, only, dispatch } from './rule.js';
+import { type VerbRule, type Args, type CustomResult, atMost, only, dispatch, filesOrStdin, optionStdin } from './rule.js';
 import { sedProgram } from './sed.js';
 import { awkProgram } from './awk.js';
-import { jqProgram } from './jq.js';
+import { jqCommand } from './jq-cli.js';
 
 const programOf = (a: Args, opts: readonly string[]): string[] => {
   const given = a.options.filter((o) => opts.includes(o.name)).map((o) => o.value ?? '');
@@ -13,6 +13,7 @@ const programOf = (a: Args, opts: readonly string[]): string[] => {
 
 const sed: VerbRule = {
   globSafe: false,
+  stdin: filesOrStdin,
   pattern: { unlessOptions: ['-e', '--expression'] },
   patternOptions: ['-e', '--expression'],
   table: {
@@ -20,11 +21,11 @@ const sed: VerbRule = {
     long: ['quiet', 'silent', 'expression=', 'line-length=', 'posix', 'regexp-extended', 'separate', 'sandbox', 'unbuffered', 'null-data', 'debug', 'help', 'version'],
     refused: { '-i': 'edits files in place', '--in-place': 'edits files in place', '-f': 'reads a program the classifier cannot see', '--file': 'reads a program the classifier cannot see', '--follow-symlinks': 'only matters with --in-place' },
   },
-  check: (a) => {
+  check: (a, budget) => {
     const programs = programOf(a, ['-e', '--expression']);
     if (programs.length === 0) return 'sed without a program';
     for (const p of programs) {
-      const r = sedProgram(p);
+      const r = sedProgram(p, budget);
       if (r) return `${r}; ${dispatch}`;
     }
     return null;
@@ -34,39 +35,28 @@ const sed: VerbRule = {
 const awkLoads = 'loads or runs code the classifier cannot see';
 const awk: VerbRule = {
   pattern: { unlessOptions: [] },
+  // awk reads standard input without a file, unless its program is only `BEGIN { … }`
+  stdin: (a, paths, budget) => {
+    const info = { onlyBegin: false };
+    awkProgram(a.operands[0]?.text ?? '', budget, info);
+    return (paths.length === 0 && !info.onlyBegin) || paths.some((w) => w.text === '-');
+  },
   table: {
     short: 'F:v:', long: ['field-separator=', 'assign=', 'posix', 'traditional', 'characters-as-bytes', 're-interval', 'sandbox', 'help', 'version'],
     refused: { '-f': awkLoads, '--file': awkLoads, '-i': awkLoads, '--include': awkLoads, '-l': awkLoads, '--load': awkLoads, '-E': awkLoads, '--exec': awkLoads,
       '-e': awkLoads, '--source': awkLoads, '-o': 'writes a pretty-printed program to a file', '--pretty-print': 'writes a pretty-printed program to a file',
       '-p': 'writes a profile file', '--profile': 'writes a profile file', '-d': 'writes a variables dump', '--dump-variables': 'writes a variables dump', '-W': 'passes implementation options' },
   },
-  check: (a) => {
+  check: (a, budget) => {
     const program = a.operands[0];
     if (program === undefined) return 'awk without a program';
-    const r = awkProgram(program.text);
+    const r = awkProgram(program.text, budget);
     return r ? `${r}; ${dispatch}` : null;
   },
 };
 
-const jqReads = 'reads a program the classifier cannot see';
-const jq: VerbRule = {
-  pattern: { unlessOptions: [] },
-  table: {
-    short: 'rjacnsSCMeRj',
-    long: ['raw-output', 'raw-output0', 'join-output', 'ascii-output', 'compact-output', 'null-input', 'slurp', 'sort-keys', 'color-output', 'monochrome-output',
-      'exit-status', 'raw-input', 'tab', 'indent=', 'arg=', 'argjson=', 'seq', 'stream', 'stream-errors', 'unbuffered', 'help', 'version'],
-    refused: { '-f': jqReads, '--from-file': jqReads, '-L': 'loads modules from disk', '--args': 'changes how operands are read', '--jsonargs': 'changes how operands are read',
-      '--rawfile': 'binds a file\'s content the classifier cannot check', '--slurpfile': 'binds a file\'s content the classifier cannot check' },
-  },
-  check: (a) => {
-    // `--arg NAME VALUE`: getopt took NAME; VALUE is the next operand in jq's own parser
-    const extra = a.options.filter((o) => o.name === '--arg' || o.name === '--argjson').length;
-    const [program] = a.operands.slice(extra);
-    if (program === undefined) return 'jq without a filter';
-    const r = jqProgram(program.text);
-    return r ? `${r}; ${dispatch}` : null;
-  },
-};
+/** jq parses its own command line (jq-cli.ts): `--arg NAME VALUE` takes two words, `--args` makes operands values. */
+const jq: VerbRule = { custom: (args, budget) => jqCommand(args, budget) };
 
 // find: a path list, then an expression of tests and actions, each with a known number of arguments.
 const FIND_TESTS: Readonly<Record<string, number>> = {
@@ -137,6 +127,7 @@ const printf: VerbRule = {
 
 const date: VerbRule = {
   textOperands: true,
+  stdin: (a) => optionStdin(a, '-f', '--file'),
   table: { short: 'uRI::d:f:r:', long: ['date=', 'file=', 'iso-8601=?', 'rfc-3339=', 'rfc-email', 'reference=', 'utc', 'universal', 'debug', 'resolution', 'help', 'version'],
     refused: { '-s': 'sets the clock', '--set': 'sets the clock' } },
   check: (a) => (a.operands.some((w) => !w.text.startsWith('+')) || a.operands.length > 1 ? `\`date ${a.operands.map((w) => w.text).join(' ')}\` sets the clock; only \`+FORMAT\` is a glance` : null),
@@ -219,15 +210,19 @@ export const PROCESS_VERBS: Readonly<Record<string, VerbRule>> = {
   getconf: { textOperands: true, table: { short: 'a', long: ['all'] } },
   locale: { textOperands: true, table: { short: 'amvck', long: ['all-locales', 'charmaps', 'verbose', 'category-name', 'keyword-name', 'help', 'version'] } },
   xxd: { custom: xxd },
-  ss: { table: { short: 'hVHnraloeimpTsbEZxtuwSd046MO', long: ['numeric', 'resolve', 'all', 'listening', 'options', 'extended', 'memory', 'processes', 'info', 'summary', 'tcp', 'udp', 'unix', 'raw', 'ipv4', 'ipv6', 'no-header', 'oneline', 'help', 'version'], refused: { '-K': 'kills sockets', '--kill': 'kills sockets', '-D': 'writes a dump file', '--diag': 'writes a dump file', '-F': 'reads a filter file', '--filter': 'reads a filter file' } } },
+  // ss's operands are a filter expression (`state listening`, `dport = :80`), not files; `-E` waits for
+  // socket events and never returns (an audit found `ss -E`, `-tE`, `--events` and `--ev` let through)
+  ss: { textOperands: true, table: { short: 'hVHnraloeimpTsbZxtuwSd046MO', long: ['numeric', 'resolve', 'all', 'listening', 'options', 'extended', 'memory', 'processes', 'info', 'summary', 'tcp', 'udp', 'unix', 'raw', 'ipv4', 'ipv6', 'no-header', 'oneline', 'help', 'version'],
+    refused: { '-K': 'kills sockets', '--kill': 'kills sockets', '-D': 'writes a dump file', '--diag': 'writes a dump file', '-F': 'reads a filter file', '--filter': 'reads a filter file',
+      '-E': 'waits for socket events and never returns', '--events': 'waits for socket events and never returns', '-N': 'switches network namespace', '--net': 'switches network namespace' } } },
 };
 
 // xxd has single-dash long options matched by prefix (`-ps`, `-len`), so getopt clustering does not apply;
 // `xxd IN OUT` writes OUT, so a glance takes at most one file.
 const XXD_FLAGS = /^-(a|autoskip|b|bits|C|capitalize|E|EBCDIC|e|h|help|i|include|p|ps|postscript|plain|r|revert|d|u|v|version|R)$/;
 const XXD_VALUED = /^-(c|cols|g|groupsize|l|len|o|offset|s|seek|n|name)$/;
-function xxd(args: readonly Word[]): string | null {
-  let files = 0;
+function xxd(args: readonly Word[]): CustomResult {
+  const files: Word[] = [];
   for (let i = 0; i < args.length; i++) {
     const t = args[i]!.text;
     if (XXD_FLAGS.test(t)) continue;
@@ -235,9 +230,10 @@ function xxd(args: readonly Word[]): string | null {
     if (/^-[cglosn][+-]?(0x)?[\da-fA-F]+$/.test(t)) continue;
     if (t.startsWith('-') && t !== '-') return `xxd \`${t}\` is not an option a glance may use; ${dispatch}`;
     if (args[i]!.glob) return `\`xxd ${t}\`: a glob could name a second file, which xxd writes; ${dispatch}`;
-    files++;
+    files.push(args[i]!);
   }
-  return files > 1 ? `\`xxd IN OUT\` writes OUT: a glance takes at most one file; ${dispatch}` : null;
+  if (files.length > 1) return `\`xxd IN OUT\` writes OUT: a glance takes at most one file; ${dispatch}`;
+  return { paths: files, stdin: files.length === 0 || files[0]!.text === '-' };
 }
 
 /**
