@@ -127,6 +127,9 @@ const str = (o: unknown, k: string): string | undefined => {
   return typeof v === 'string' ? v : undefined;
 };
 
+/** How long a glance may run (the Bash tool's `timeout`, ms): one that blocks on a pipe or a device ends. */
+export const GLANCE_TIMEOUT_MS = 60_000;
+
 /** The tools that write the file their input names, and the field that names it. */
 export const WRITE_TOOLS: readonly string[] = Object.freeze(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 /** The tools that read, and the field that names what they read (Grep and Glob: the root of the search). */
@@ -203,7 +206,15 @@ export function allowlistDecision(p: ToolPolicy, tool: string, input: unknown, a
       if (command === undefined) return { allow: false, reason: textFor(t.delegate, p.lang)(tool) };
       const v = judgeEphemeral(command);
       if (!v.ok) return { allow: false, reason: textFor(t.delegate, p.lang)(tool) + textFor(t.glance, p.lang)(v.reason) };
-      return p.wrapGlance ? { allow: true, updatedInput: { ...(input as Record<string, unknown>), command: p.wrapGlance(command) } } : ALLOW;
+      // a glance runs in the foreground, within a minute: a background one nobody reads would run on (`ss -E`)
+      if ((input as { run_in_background?: unknown }).run_in_background === true) return { allow: false, reason: textFor(t.glanceBackground, p.lang) };
+      // the classifier may have rewritten it (a recursive search with the .env files excluded): that is what runs
+      const run = v.command ?? command;
+      const wrapped = p.wrapGlance ? p.wrapGlance(run) : run;
+      const given = (input as { timeout?: unknown }).timeout;
+      const capped = typeof given !== 'number' || !(given > 0) || given > GLANCE_TIMEOUT_MS;
+      if (wrapped === command && !capped) return ALLOW;
+      return { allow: true, updatedInput: { ...(input as Record<string, unknown>), command: wrapped, ...(capped ? { timeout: GLANCE_TIMEOUT_MS } : {}) } };
     }
     case 'Read':
     case 'Grep':

@@ -43,6 +43,10 @@ export const GUARD_TEXT = {
     zh: (tool: string) => `${tool} 不能读凭据文件(.env 一类)。密钥由 flower 管,工具用不到;缺什么配置请在回复里说。`,
     en: (tool: string) => `${tool} may not read credential files (.env and the like). flower holds the keys and tools never need them; say in your reply which setting you are missing.`,
   },
+  glanceBackground: {
+    zh: '只读查看命令在前台跑,不放到后台(run_in_background)。去掉这个参数重试,或者派 worker。',
+    en: 'Glances run in the foreground, never in the background (run_in_background). Retry without it, or dispatch a worker.',
+  },
   failed: {
     zh: (why: string) => `flower 没能判定这次调用(${why}),按规矩拒绝了。换个更简单的写法重试,或者派 worker 去做。`,
     en: (why: string) => `flower could not decide on this call (${why}), so it was refused. Retry in a simpler form, or dispatch a worker.`,

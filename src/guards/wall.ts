@@ -10,12 +10,15 @@ import type { HookCallback, HookCallbackMatcher } from '@anthropic-ai/claude-age
 import { detectLang, type Lang } from '../config/lang.js';
 import { judgeEphemeral } from './ephemeral.js';
 import { HANDS_ON_TOOLS, WHITELISTED_TOOLS, deny, matcherFor, pass, ruleTool, toolCall } from './common.js';
+import { failClosed } from './failclosed.js';
 import { GUARD_TEXT, textFor } from './messages.js';
 
 export interface WallDecision {
   allow: boolean;
   /** what the model is told when denied */
   reason?: string;
+  /** allowed, but this command runs instead (a glance the classifier rewrote: a search with the .env files excluded) */
+  command?: string;
 }
 
 export interface WhitelistOptions {
@@ -45,7 +48,7 @@ export function whitelistGuard(allowed: readonly string[], o: WhitelistOptions =
   // match only the tools this role may not use: an allowed tool then costs no hook round trip per call
   // (bench: 19 Bash calls through a matching hook added ~5 % to a 20-call session)
   const walled = WHITELISTED_TOOLS.filter((t) => !list.some((a) => ruleTool(a) === t));
-  return { matcher: walled.length ? matcherFor(walled) : NEVER_MATCHES, hooks: walled.length ? [hook] : [] };
+  return failClosed({ matcher: walled.length ? matcherFor(walled) : NEVER_MATCHES, hooks: walled.length ? [hook] : [] }, { lang });
 }
 
 /** A matcher no tool name has: for a wall with nothing left to wall off. */
@@ -65,7 +68,8 @@ export function delegateDecision(toolName: string, toolInput: unknown, agentId: 
   const command = toolInput && typeof toolInput === 'object' ? (toolInput as { command?: unknown }).command : undefined;
   if (typeof command !== 'string') return { allow: false, reason: base };
   const v = judgeEphemeral(command);
-  return v.ok ? { allow: true } : { allow: false, reason: base + textFor(GUARD_TEXT.glance, o.lang)(v.reason) };
+  if (!v.ok) return { allow: false, reason: base + textFor(GUARD_TEXT.glance, o.lang)(v.reason) };
+  return v.command !== undefined && v.command !== command ? { allow: true, command: v.command } : { allow: true };
 }
 
 /**
@@ -78,7 +82,9 @@ export function delegateGuard(o: DelegateOptions = {}): HookCallbackMatcher {
     const call = toolCall(input);
     if (!call || call.event !== 'PreToolUse') return pass();
     const d = delegateDecision(call.toolName, call.toolInput, call.agentId, opts);
-    return d.allow ? pass() : deny(d.reason!);
+    if (!d.allow) return deny(d.reason!);
+    if (d.command === undefined) return pass();
+    return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { ...(call.toolInput as Record<string, unknown>), command: d.command } } };
   };
-  return { matcher: matcherFor(HANDS_ON_TOOLS), hooks: [hook] };
+  return failClosed({ matcher: matcherFor(HANDS_ON_TOOLS), hooks: [hook] }, { lang: opts.lang });
 }

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
-  allowlistDecision, glanceWrap, guardHooks, parseNet, PathWall, sandboxMissing, sandboxSettings, secretFilePaths, sessionTools,
+  allowlistDecision, GLANCE_TIMEOUT_MS, glanceWrap, guardHooks, judgeEphemeral, parseNet, PathWall, sandboxMissing, sandboxSettings, secretFilePaths, sessionTools,
   toolPolicy, unwatchedTools, type ToolPolicy,
 } from '../../src/guards/index.js';
 import { clarifier, coordinator, judge, oracle, worker } from '../../src/roles/index.js';
@@ -148,8 +148,21 @@ test('allowlist: with a writable floor, an allowed glance is rewritten to run re
   const [wall] = hooks.PreToolUse!;
   const out = specific(await fire(wall!, pre('Bash', { command: 'git status', description: 'd' })));
   assert.equal(out?.permissionDecision, 'allow');
-  assert.deepEqual(out?.updatedInput, { command: glanceWrap('git status'), description: 'd' });
+  assert.deepEqual(out?.updatedInput, { command: glanceWrap('git status'), description: 'd', timeout: GLANCE_TIMEOUT_MS });
   assert.equal(specific(await fire(wall!, pre('Bash', { command: 'make' }, { agentId: SUB, agentType: 'builder' }))), undefined, 'workers are not wrapped');
+});
+
+test('allowlist: a glance runs as the classifier rewrote it, in the foreground, within the glance timeout', () => {
+  const p = policies.coordinator!;
+  const grep = allowlistDecision(p, 'Bash', { command: 'grep -rn KEY sub' }, undefined, false, ws);
+  const rewritten = judgeEphemeral('grep -rn KEY sub');
+  assert.ok(rewritten.ok && rewritten.command && rewritten.command.includes('--exclude=.env*'), JSON.stringify(rewritten));
+  assert.deepEqual(grep.updatedInput, { command: rewritten.ok ? rewritten.command : '', timeout: GLANCE_TIMEOUT_MS });
+  const bg = allowlistDecision(p, 'Bash', { command: 'ls', run_in_background: true }, undefined, false, ws);
+  assert.equal(bg.allow, false);
+  assert.match(bg.reason ?? '', /foreground/);
+  assert.equal(allowlistDecision(p, 'Bash', { command: 'ls', timeout: 5000 }, undefined, false, ws).updatedInput, undefined, 'a shorter timeout is kept');
+  assert.equal(allowlistDecision(p, 'Bash', { command: 'ls', timeout: 600_000 }, undefined, false, ws).updatedInput?.timeout, GLANCE_TIMEOUT_MS);
 });
 
 test('a wrapped glance runs the same command, quotes intact, and cannot write', { skip: sandboxMissing() !== undefined && 'bubblewrap not installed' }, () => {

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { coordinator, worker } from '../../src/roles/index.js';
 import { AgentSpec, Runtime } from '../../src/runtime/index.js';
 import { startSim, toolResultsOf, type Sim, type ToolResultSeen } from '../../src/sim/index.js';
@@ -104,7 +105,9 @@ test('a worker plants nothing flower reads at start, by any tool, and writes not
   sim.assertConsumed();
   const seen = results();
   const r = (id: string) => { const t = seen.get(id); assert.ok(t, id); return t; };
-  for (const id of ['toolu_b_env', 'toolu_b_py', 'toolu_b_pyrename', 'toolu_b_pylink', 'toolu_b_runs', 'toolu_b_goal', 'toolu_b_skill', 'toolu_w_env', 'toolu_w_subenv', 'toolu_w_cfg', 'toolu_w_skill', 'toolu_w_ssh', 'toolu_w_unit', 'toolu_w_runs', 'toolu_w_goal', 'toolu_w_bashrc', 'toolu_w_link', 'toolu_w_dotdot', 'toolu_e_notes', 'toolu_nb']) {
+  // (a command's write into ~/.config/flower lands in the empty folder the sandbox mounts there, never on the
+  // disk: what counts is the host's state, checked below)
+  for (const id of ['toolu_b_env', 'toolu_b_py', 'toolu_b_pyrename', 'toolu_b_pylink', 'toolu_b_runs', 'toolu_b_goal', 'toolu_w_env', 'toolu_w_subenv', 'toolu_w_cfg', 'toolu_w_skill', 'toolu_w_ssh', 'toolu_w_unit', 'toolu_w_runs', 'toolu_w_goal', 'toolu_w_bashrc', 'toolu_w_link', 'toolu_w_dotdot', 'toolu_e_notes', 'toolu_nb']) {
     assert.equal(r(id).is_error, true, `${id}: ${r(id).content}`);
   }
   assert.equal(r('toolu_w_ok').is_error, false, 'a write inside the workspace works');
@@ -170,4 +173,65 @@ test('a caller\'s PreToolUse hook that throws denies the call: the command never
   assert.ok(t);
   assert.match(t.content, /could not decide on this call \(RangeError: Maximum call stack size exceeded\)/);
   assert.ok(!fs.existsSync(path.join(p.ws, 'THROWN')));
+});
+
+test('the coordinator sees no .env content from any folder: not by Read, Grep or Glob, not by a glance, not in a worker\'s report', { timeout: 300_000 }, async () => {
+  const p = project('envdepth');
+  const env = personal(p);
+  const plain = { sub: 'blue-e2e-plain-4411', deep: 'green-e2e-plain-5522', root: 'red-e2e-plain-6633' };
+  const secret = 'sec-e2e-token-7744aa';
+  fs.mkdirSync(path.join(p.ws, 'sub'), { recursive: true });
+  fs.mkdirSync(path.join(p.ws, 'pkg', 'deep'), { recursive: true });
+  fs.writeFileSync(path.join(p.ws, 'sub', '.env'), `COLOR=${plain.sub}\nAPI_TOKEN=${secret}\n`);
+  fs.writeFileSync(path.join(p.ws, 'pkg', 'deep', '.env.local'), `SHADE=${plain.deep}\n`);
+  fs.writeFileSync(path.join(p.ws, 'prod.env'), `HUE=${plain.root}\n`);
+  fs.writeFileSync(path.join(p.ws, 'sub', 'notes.txt'), 'mentions e2e-plain in passing\n');
+  const builder = worker('reads for the coordinator', 'You read.', { lang: 'en' });
+  const spec = coordinator('coord', '', { builder }, { lang: 'en' });
+  const coord = { firstUserIncludes: 'COORD-E18', not: { firstUserIncludes: 'TASK-E18' } } as const;
+  const task = { firstUserIncludes: 'TASK-E18' } as const;
+  const tool = (id: string, name: string, input: Record<string, unknown>) => ({ type: 'tool_use' as const, id, name, match: coord, input });
+  sim.reset();
+  sim.enqueue(
+    tool('toolu_read', 'Read', { file_path: path.join(p.ws, 'sub', '.env') }),
+    tool('toolu_read2', 'Read', { file_path: path.join(p.ws, 'pkg', 'deep', '.env.local') }),
+    tool('toolu_grep', 'Grep', { pattern: 'e2e-plain', path: p.ws, output_mode: 'content' }),
+    tool('toolu_grepglob', 'Grep', { pattern: 'e2e', path: path.join(p.ws, 'sub'), glob: '.env', output_mode: 'content' }),
+    tool('toolu_glob', 'Glob', { pattern: '**/.env*', path: p.ws }),
+    bash('toolu_g_sub', 'grep -rn e2e-plain sub', coord),
+    bash('toolu_g_root', 'grep -rn e2e-plain .', coord),
+    bash('toolu_g_incl', "grep -rn --include='.env' e2e sub", coord),
+    bash('toolu_g_cat', 'cat sub/.env pkg/deep/.env.local', coord),
+    bash('toolu_g_glob', 'head -5 sub/.e*', coord),
+    bash('toolu_g_diff', 'diff -r sub pkg', coord),
+    bash('toolu_g_find', "find . -name '.env*'", coord),
+    { type: 'tool_use', id: 'toolu_task', name: 'Agent', match: coord, input: { description: 'read', prompt: 'TASK-E18: read sub/.env', subagent_type: 'builder', run_in_background: false } },
+    bash('toolu_w_py', `python3 -c "print(open('sub/.env').read())"`, task),
+    { type: 'text', match: task, text: `Conclusion: sub/.env holds API_TOKEN=${secret}. E18-REPORT` },
+    { type: 'text', match: { ...coord, lastUserIncludes: 'E18-REPORT' }, text: 'done' },
+  );
+  const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env, workbench: true, onWarning: () => {} });
+  let row;
+  try { row = await rt.run(spec, 'COORD-E18: look at the settings'); } finally { rt.close(); }
+  assert.equal(row.ok, true, row.error ?? '');
+  sim.assertConsumed();
+  const seen = results();
+  for (const id of ['toolu_read', 'toolu_read2', 'toolu_grepglob', 'toolu_glob', 'toolu_g_incl', 'toolu_g_cat', 'toolu_g_glob']) {
+    assert.equal(seen.get(id)?.is_error, true, `${id}: ${seen.get(id)?.content}`);
+  }
+  assert.match(seen.get('toolu_g_sub')?.content ?? '', /notes\.txt/, 'the rewritten grep ran and found the ordinary file');
+  assert.match(seen.get('toolu_g_find')?.content ?? '', /sub\/\.env/, 'names are not content');
+  // what reached the coordinator's model: its own requests (the first user message is not the worker's)
+  const coordBodies = sim.messageRequests().filter((r) => !JSON.stringify(r.body).includes('TASK-E18: read') || JSON.stringify(r.body).includes('COORD-E18')).map((r) => JSON.stringify(r.body)).join('\n');
+  for (const v of [...Object.values(plain), secret]) assert.ok(!coordBodies.includes(v), `${v} reached the coordinator`);
+  assert.match(coordBodies, /API_TOKEN=\[secret\]/, 'the report was redacted, not dropped');
+  // sessions.db keeps what each model saw: the worker's own words are its own, but no tool result carries the token
+  const db = new Database(path.join(p.runs, 'sessions.db'), { readonly: true });
+  try {
+    const rows = db.prepare('SELECT payload FROM entries').all() as { payload: string }[];
+    const carrying = rows.map((r) => JSON.parse(r.payload) as { type?: string; message?: { content?: unknown } })
+      .filter((e) => JSON.stringify(e).includes(secret));
+    assert.ok(carrying.length > 0, 'the worker\'s own report is stored');
+    for (const e of carrying) assert.equal(e.type, 'assistant', `a ${e.type} entry carries the token: ${JSON.stringify(e).slice(0, 300)}`);
+  } finally { db.close(); }
 });

@@ -80,6 +80,17 @@ test('delegate: the hook matcher covers every hands-on tool, and a glance gets n
   assert.equal(specific(await fire(delegateGuard({ glance: false, lang: 'en' }), pre('Bash', { command: 'ls' })))?.permissionDecision, 'deny');
 });
 
+test('delegate: a recursive search runs rewritten, with the .env files excluded; the guard fails closed in the binary too', async () => {
+  const d = delegateDecision('Bash', { command: 'grep -rn KEY sub' }, undefined, { glance: true, lang: 'en' });
+  assert.equal(d.allow, true);
+  assert.match(d.command ?? '', /--exclude=\.env\*/);
+  const g = delegateGuard({ glance: true, lang: 'en' });
+  assert.equal(g.onFailure, 'block');
+  const out = specific(await fire(g, pre('Bash', { command: 'grep -rn KEY sub', description: 'x' })));
+  assert.equal(out?.permissionDecision, 'allow');
+  assert.deepEqual(out?.updatedInput, { command: d.command, description: 'x' });
+});
+
 test('delegate: the guard ignores events other than PreToolUse', async () => {
   const g = delegateGuard({ lang: 'en' });
   const [out] = await Promise.all(g.hooks.map((h) => h({ hook_event_name: 'Stop', session_id: 's', transcript_path: '', cwd: '/', stop_hook_active: false } as never, undefined, { signal: new AbortController().signal })));
