@@ -31,6 +31,8 @@ export const HOME_CREDENTIALS: readonly string[] = Object.freeze([
   '.nuget/NuGet/NuGet.Config', '.composer/auth.json', '.config/composer/auth.json',
   // databases
   '.pgpass', '.my.cnf', '.mylogin.cnf', '.config/redis',
+  // password managers' and secret tools' CLIs, helm's repository logins, yarn 1's tokens
+  '.config/op', '.op', '.config/Bitwarden CLI', '.config/sops', '.config/helm', '.yarnrc',
   // the claude binary's own folders (a login, an API key helper), and flower's own (its API key)
   '.claude', '.claude.json', '.config/claude', '.config/flower',
   // shells' and REPLs' histories: a pasted key stays there for years

@@ -97,9 +97,13 @@ export type PathRefusal =
   | { readonly kind: 'credential'; readonly path: string; readonly place: string }
   | { readonly kind: 'unresolvable'; readonly path: string };
 
-/** Names no tool writes at any depth: git's and the binary's settings, MCP server lists, shell start-up files, `.env` files. */
+/**
+ * Names no tool writes at any depth: git's and the binary's settings, MCP server lists, shell start-up
+ * files, `.env` files, and `.npmrc` (npm reads the one in the current folder when the person next types
+ * `npx flower` there: `node-options` or `script-shell` would run code before flower starts).
+ */
 export function protectedName(name: string): boolean {
-  return name === '.git' || name === '.claude' || name === '.mcp.json' || SHELL_STARTUP_FILES.includes(name) || isEnvFileName(name);
+  return name === '.git' || name === '.claude' || name === '.mcp.json' || name === '.npmrc' || SHELL_STARTUP_FILES.includes(name) || isEnvFileName(name);
 }
 
 /**
@@ -109,7 +113,7 @@ export function protectedName(name: string): boolean {
  */
 const CLAUDE_ENTRIES = ['settings.json', 'settings.local.json', 'agents/**', 'commands/**', 'hooks/**', 'skills/**', 'workflows/**',
   'routines/**', 'output-styles/**', 'rules/**', 'launch.json', 'loop.md', 'scheduled_tasks.json', 'CLAUDE.md', '.cc-writes/**'];
-const PROTECTED_PATTERNS = ['.git', '.git/**', ...CLAUDE_ENTRIES.map((e) => `.claude/${e}`), '.mcp.json', ...SHELL_STARTUP_FILES, '.env*', '*.env'];
+const PROTECTED_PATTERNS = ['.git', '.git/**', ...CLAUDE_ENTRIES.map((e) => `.claude/${e}`), '.mcp.json', '.npmrc', ...SHELL_STARTUP_FILES, '.env*', '*.env'];
 
 /**
  * The components below a writable folder that the names are judged on: an isolated worker's worktree
@@ -147,7 +151,9 @@ export class PathWall {
   }
 
   private resolve(p: string, cwd: string): Resolved | undefined {
-    const spelled = path.resolve(cwd, p);
+    // `~/…` is the home, as the binary and every shell read it (never a folder named `~` in the cwd)
+    const home = p === '~' || p.startsWith('~/') ? this.home + p.slice(1) : p;
+    const spelled = path.resolve(cwd, home);
     const real = resolveReal(spelled, '/', this.view);
     return real === undefined ? undefined : { spelled, real };
   }

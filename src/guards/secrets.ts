@@ -16,7 +16,7 @@ const NOT_SECRET = new Set([
 ]);
 
 /** Words that make a name secret wherever they appear in it. */
-const SECRET_WORDS = ['SECRET', 'PASSWORD', 'PASSWD', 'PRIVATE', 'CREDENTIAL'];
+const SECRET_WORDS = ['SECRET', 'PASSWORD', 'PASSWD', 'PRIVATE', 'CREDENTIAL', 'WEBHOOK'];
 /** Words that make a name secret as a whole `_`-separated segment (`GITHUB_TOKEN`, `MYSQL_PWD`, `SENTRY_DSN`). */
 const SECRET_SEGMENTS = new Set(['KEY', 'APIKEY', 'TOKEN', 'PWD', 'PASS', 'DSN', 'AUTH', 'PAT', 'COOKIE', 'SIGNATURE', 'SALT', 'OTP']);
 
@@ -62,9 +62,12 @@ export const MIN_SECRET_CHARS = 8;
  * @example isSecretValue('postgres://app:hunter2@db/app') // true
  * @example isSecretValue('postgres://db/app') // false
  */
+/** A password inside a connection string or a query (`Password=…;`, `?password=…`, `&access_token=…`). Linear: one class per side. */
+const PARAM_PASSWORD = /(?:^|[;?&\s])(?:password|passwd|pwd|secret|token|api_?key|access_token|auth_token)=[^;&\s]+/i;
+
 export function isSecretValue(value: string, known: readonly string[] = []): boolean {
   if (!value) return false;
-  if (URL_PASSWORD.test(value)) return true;
+  if (URL_PASSWORD.test(value) || PARAM_PASSWORD.test(value)) return true;
   if (value.includes('-----BEGIN') && value.includes('PRIVATE KEY')) return true;
   const v = value.trim().replace(/^(Bearer|Basic|token)\s+/i, '');
   if (TOKEN_SHAPES.some((re) => re.test(v))) return true;

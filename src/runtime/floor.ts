@@ -26,6 +26,7 @@ import {
   sandboxSettings, scrubScript, secretFilePaths, secretsIn, startupFileHoldsSecret, urlPassword, type Floor as FloorKind,
   type NetPolicy, type Place, MIN_SECRET_CHARS,
 } from '../guards/index.js';
+import { pluginDirsFromEnv } from '../skills/index.js';
 import type { RunLayout } from '../state/index.js';
 
 export interface FloorInput {
@@ -98,8 +99,11 @@ export class Floor {
     }
     const unreadable = [
       ...this.chainFiles, ...homeCredentialPaths(home), ...SYSTEM_CREDENTIALS, ...i.denyRead.map((p) => path.resolve(p)), ...holding,
+      ...filesHolding(home, this.known, [i.layout.workspace, i.layout.runDir]),
     ];
-    const places = protectedPlaces(i, this.chainFiles, configHome(r.env), home).filter((p) => agentWritable(p.at));
+    // plugin folders run code outside the sandbox at every start: --plugin ones come in `protect`, these from the env
+    const plugins = pluginDirsFromEnv(this.env.FLOWER_PLUGINS).map((d) => path.resolve(i.layout.cwd, d));
+    const places = protectedPlaces({ ...i, protect: [...i.protect, ...plugins] }, this.chainFiles, configHome(r.env), home).filter((p) => agentWritable(p.at));
     // the file tools write the workspace and the workbench only: the binary's working directories. (The
     // temp folder and `allowWrite` are the commands'; made working directories, their per-process paths
     // would sit in the conversation's environment block and break the prompt cache on every wake.)
@@ -244,6 +248,37 @@ export function envFilesUnder(root: string, runDir?: string): string[] {
       }
     }
     queue = next;
+  }
+  return out;
+}
+
+/** Bounds of the search for files that hold the key: it runs once per Runtime. */
+const MAX_FILES = 400;
+const MAX_BYTES = 1 << 20;
+
+/**
+ * Files in the person's home (and one level into `~/.config/*`) that hold a credential flower knows —
+ * the key pasted into `~/notes.txt`, a tool's config that copied it. Each becomes unreadable to every tool.
+ */
+function filesHolding(home: string, known: readonly string[], skip: readonly string[]): string[] {
+  if (!known.length) return [];
+  const candidates: string[] = [];
+  const filesIn = (dir: string): string[] => {
+    try { return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(dir, e.name)); } catch { return []; }
+  };
+  candidates.push(...filesIn(home));
+  const config = path.join(home, '.config');
+  try {
+    for (const e of fs.readdirSync(config, { withFileTypes: true })) if (e.isDirectory() && e.name !== 'flower') candidates.push(...filesIn(path.join(config, e.name)));
+  } catch { /* no ~/.config */ }
+  const out: string[] = [];
+  for (const f of candidates.slice(0, MAX_FILES)) {
+    if (skip.some((d) => isUnder(f, d))) continue;
+    try {
+      if (fs.statSync(f).size > MAX_BYTES) continue;
+      const text = fs.readFileSync(f, 'latin1');
+      if (known.some((k) => text.includes(k))) out.push(f);
+    } catch { /* unreadable to flower: unreadable to the tools as well */ }
   }
   return out;
 }

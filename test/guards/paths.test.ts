@@ -77,6 +77,8 @@ const WRITES: Array<[string, string, Want]> = [
   ['tools/.mcp.json', 'an MCP server list', 'name'],
   ['.bashrc', 'a shell start-up file', 'name'],
   ['src/environment.ts', 'a name that only mentions env', null],
+  ['~/.ssh/authorized_keys', '~ is the home, as the binary reads it', 'outside'],
+  ['.npmrc', "npm's config (read by the person's next `npx flower`)", 'name'],
 ];
 for (const [p, what, want] of WRITES) {
   test(`write wall: ${what} (${p}) → ${want ?? 'allowed'}`, () => {

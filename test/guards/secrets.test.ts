@@ -15,7 +15,7 @@ const NAMES: Array<[string, boolean]> = [
   ['MYSQL_PWD', true], ['SENTRY_DSN', true], ['DB_PASSWORD', true], ['PGPASSWORD', true], ['CLIENTSECRET', true],
   ['AWS_ACCESS_KEY_ID', true], ['AWS_SECRET_ACCESS_KEY', true], ['AWS_SESSION_TOKEN', true], ['STRIPE_APIKEY', true],
   ['GOOGLE_APPLICATION_CREDENTIALS', true], ['SSH_AUTH_SOCK', true], ['NODE_AUTH_TOKEN', true], ['REDIS_PASS', true],
-  ['PRIVATE_KEY_PATH', true], ['SESSION_COOKIE', true], ['GHTOKEN', true],
+  ['PRIVATE_KEY_PATH', true], ['SESSION_COOKIE', true], ['GHTOKEN', true], ['SLACK_WEBHOOK_URL', true],
   ['PATH', false], ['HOME', false], ['PWD', false], ['OLDPWD', false], ['LANG', false], ['TOKENIZERS_PARALLELISM', false],
   ['ANTHROPIC_BASE_URL', false], ['ANTHROPIC_MODEL', false], ['KEYBOARD_LAYOUT', false], ['MONKEY', false], ['XDG_SESSION_ID', false],
   ['DATABASE_URL', false], ['FLOWER_STORE', false], ['NODE_ENV', false], ['TERM', false], ['GIT_CONFIG_KEY_0', false], ['GIT_CONFIG_VALUE_12', false],
@@ -42,6 +42,10 @@ const VALUES: Array<[string, boolean, string]> = [
   ['development', false, 'a plain word'],
   ['http://127.0.0.1:8765', false, 'a base URL'],
   ['0123456789abcdef0123456789abcdef01234567', false, 'a hex digest (a commit, not a secret by shape)'],
+  ['Server=db;Database=app;User Id=sa;Password=Hunter2;', true, 'a password in a connection string'],
+  ['jdbc:postgresql://db/app?user=app&password=hunter2', true, 'a password in a query'],
+  ['https://api.example.com/v1?access_token=abc123', true, 'a token in a query'],
+  ['https://example.com/search?q=password', false, 'the word in a query value'],
 ];
 for (const [value, secret, what] of VALUES) {
   test(`value: ${what} → ${secret ? 'secret' : 'not secret'}`, () => assert.equal(isSecretValue(value), secret));

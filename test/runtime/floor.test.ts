@@ -101,6 +101,17 @@ test('a shell rc that exports the key is unreadable to every command; so is a ho
   assert.equal(f.wall.read(path.join(s.home, '.npmrc'), s.ws), null);
 });
 
+test('a file in the home that holds the key (a note, a tool\'s config) is unreadable to every tool', () => {
+  const s = setup({ 'home/notes.txt': 'my key: sk-ant-personal-123456\n', 'home/.config/sometool/config.yml': 'token: sk-ant-personal-123456\n', 'home/todo.txt': 'nothing\n' },
+    { ANTHROPIC_API_KEY: 'sk-ant-personal-123456' });
+  const f = s.make();
+  assert.equal(f.wall.read(path.join(s.home, 'notes.txt'), s.ws)?.kind, 'credential');
+  assert.equal(f.wall.read(path.join(s.home, '.config', 'sometool', 'config.yml'), s.ws)?.kind, 'credential');
+  assert.equal(f.wall.read(path.join(s.home, 'todo.txt'), s.ws), null);
+  const denied = f.sandbox({ floor: 'workspace', net: 'off', nested: false }).filesystem?.denyRead ?? [];
+  assert.ok(denied.includes(path.join(s.home, 'notes.txt')));
+});
+
 test('the secrets of .env files below the workspace are known values (redacted from every output); FLOWER_PLUGINS from the workspace is ignored', () => {
   const s = setup({
     'ws/pkg/api/.env': 'API_SECRET=deep-secret-value-42\nPORT=3000\nNODE_ENV=development\n', 'ws/node_modules/x/.env': 'X_SECRET=in-deps-ignored-1\n',
