@@ -89,6 +89,12 @@ const ROWS: Row[] = [
   ['coordinator', 'builder', 'Write', { file_path: path.join(tmp, 'home', '.bashrc'), content: '' }, false, /writes only inside the workspace/],
   ['coordinator', 'builder', 'Write', { file_path: R('sub/.env'), content: '' }, false, /may not write \.env/],
   ['coordinator', 'builder', 'Edit', { file_path: R('.git/config') }, false, /may not write \.git/],
+  // an MCP tool that names a path is held to the same wall (flower's own in-process servers are not: their arguments are text)
+  ['custom', undefined, 'mcp__tools__write_file', { path: path.join(tmp, 'home', '.ssh', 'authorized_keys'), content: 'k' }, false, /writes only inside/],
+  ['custom', undefined, 'mcp__tools__write_file', { path: R('out.txt'), content: 'k' }, true],
+  ['custom', undefined, 'mcp__tools__save', { options: { destination: '~/.bashrc' } }, false, /writes only inside/],
+  ['custom', undefined, 'mcp__tools__note', { text: 'see /etc/passwd for users' }, true],
+  ['custom', undefined, 'mcp__tools__copy', { files: Array.from({ length: 300 }, (_, i) => R(`f${i}`)) }, false, /300 paths/],
   ['coordinator', 'builder', 'Read', { file_path: envFile }, false, /credential/],
   // workers: their own lists; an undeclared agent type has none
   ['coordinator', 'builder', 'Write', { file_path: R('x'), content: '' }, true],
