@@ -47,8 +47,8 @@ export interface GuardHooksOptions {
   paths?: PathWall | undefined;
   /** MCP servers running inside flower (their arguments are not paths) */
   trustedServers?: readonly string[];
-  /** secret values no tool output may show (read on each call) */
-  secrets?: () => readonly string[];
+  /** secret values no tool output may show, for the main thread or a subagent (read on each call) */
+  secrets?: (mainThread: boolean) => readonly string[];
   /** run the main thread's glances in a read-only bubblewrap of their own (the session's sandbox lets its workers write) */
   wrapGlances?: boolean;
   onIsolate?: (subagentType: string) => void;

@@ -68,8 +68,8 @@ export const GUARD_TEXT = {
     en: (tool: string, p: string) => `${tool} may not read ${p}: it holds credentials. flower holds the keys and tools never need them; say in your reply what you are missing.`,
   },
   unresolvable: {
-    zh: (tool: string, p: string) => `${tool}:${p} 解析不出真实位置(链接太多或成环),拒绝。`,
-    en: (tool: string, p: string) => `${tool}: ${p} does not resolve to a real place (too many links, or a loop), so it was refused.`,
+    zh: (tool: string, p: string) => `${tool}:${p} 说不清真正写到哪里(链接太多、成环,或是别处文件的硬链接),拒绝。`,
+    en: (tool: string, p: string) => `${tool}: it is not clear where ${p} really lands (too many links, a loop, or a hard link to a file elsewhere), so it was refused.`,
   },
   redacted: {
     zh: (n: number) => `[flower 把 ${n} 处密钥值换成了 [secret]]`,

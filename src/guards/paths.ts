@@ -23,6 +23,8 @@ export interface FsView {
   /** undefined when nothing is there */
   isLink(p: string): boolean | undefined;
   readlink(p: string): string;
+  /** how many names a regular file has (undefined: not a regular file, or nothing there) */
+  hardLinks?(p: string): number | undefined;
 }
 
 export const NODE_FS: FsView = {
@@ -30,6 +32,12 @@ export const NODE_FS: FsView = {
     try { return fs.lstatSync(p).isSymbolicLink(); } catch { return undefined; }
   },
   readlink: (p) => fs.readlinkSync(p),
+  hardLinks(p) {
+    try {
+      const st = fs.statSync(p);
+      return st.isFile() ? st.nlink : undefined;
+    } catch { return undefined; }
+  },
 };
 
 /** The kernel's limit on links followed in one lookup (ELOOP). */
@@ -164,6 +172,8 @@ export class PathWall {
     if (!r) return { kind: 'unresolvable', path: p };
     const root = this.writable.filter((w) => inside(r.real, w)).sort((a, b) => b.length - a.length)[0];
     if (root === undefined) return { kind: 'outside', path: r.real };
+    // a second name of a file elsewhere (a hard link) writes that file: its own path is not where the bytes go
+    if ((this.view.hardLinks?.(r.real) ?? 1) > 1) return { kind: 'unresolvable', path: r.real };
     for (const form of [r.real, r.spelled]) {
       const place = this.places.find((pl) => matchesPlace(form, pl.real, pl.prefix) || matchesPlace(form, pl.given, pl.prefix));
       if (place) return { kind: 'protected', path: r.real, place: place.given };
@@ -216,6 +226,8 @@ export class PathWall {
     if (!this.allowRead.some((a) => UNREADABLE_PATTERNS.some((pat) => matchesName(path.basename(a), pat)))) {
       for (const pat of UNREADABLE_PATTERNS) deny.add(rule('Read', '/', `**/${pat}`));
     }
+    // a process's environment: the binary's own holds the key (its Read tool runs in that process)
+    deny.add('Read(//proc/**/environ)');
     return { blockWritesOutsideWorkingDirectories: true, workingDirectoriesExclude: [...exclude].filter(normalised), deny: [...deny] };
   }
 

@@ -25,8 +25,11 @@ export const OUTPUT_TOOLS: readonly string[] = Object.freeze([...SPILL_TOOLS, 'A
 export const OUTPUT_MATCHER = `^(?:${OUTPUT_TOOLS.join('|')}|mcp__.*)$`;
 
 export interface OutputGuardOptions {
-  /** the secret values to replace (longest first); read on each call: the set can grow during a run */
-  secrets: () => readonly string[];
+  /**
+   * The secret values to replace (longest first), for the main thread or a subagent; read on each call.
+   * The main thread may get more: a coordinator never sees a `.env` value, secret-looking or not.
+   */
+  secrets: (mainThread: boolean) => readonly string[];
   /** spill long outputs to this workbench (absent: no spilling) */
   spill?: { target: SpillTarget; threshold: number; head?: number } | undefined;
   lang: Lang;
@@ -65,8 +68,8 @@ export function redactDeep(v: unknown, values: readonly string[], depth = 0): { 
 }
 
 /** The decision as a function: the output to show instead, or undefined to leave it alone. */
-export function outputDecision(call: { toolName: string; toolInput: unknown; toolResponse: unknown; cwd: string }, o: OutputGuardOptions): unknown {
-  const r = redactDeep(call.toolResponse, o.secrets());
+export function outputDecision(call: { toolName: string; toolInput: unknown; toolResponse: unknown; cwd: string; agentId?: string | undefined }, o: OutputGuardOptions): unknown {
+  const r = redactDeep(call.toolResponse, o.secrets(call.agentId === undefined));
   let value = r.value;
   if (o.spill && SPILL_TOOLS.includes(call.toolName)) {
     const s = spillDecision(o.spill.target, { toolInput: call.toolInput, toolResponse: value, cwd: call.cwd },
@@ -82,7 +85,7 @@ export function outputGuard(o: OutputGuardOptions): HookCallbackMatcher {
     if (!call || call.event !== 'PostToolUse') return pass();
     let shown: unknown;
     try {
-      shown = outputDecision({ toolName: call.toolName, toolInput: call.toolInput, toolResponse: call.toolResponse, cwd: call.cwd }, o);
+      shown = outputDecision({ toolName: call.toolName, toolInput: call.toolInput, toolResponse: call.toolResponse, cwd: call.cwd, agentId: call.agentId }, o);
     } catch {
       // could not be checked: nothing of it is shown (every string replaced, the structure kept)
       shown = replaceLongStrings(call.toolResponse, 1, () => textFor(GUARD_TEXT.withheld, o.lang)).value;

@@ -128,11 +128,18 @@ export class Floor {
     return out;
   }
 
-  /** The secret values no output may show: the known ones, and those in the workspace's `.env` files now. */
-  secretValues(): string[] {
+  /**
+   * The values no output may show, now: for every thread the known secrets and the secrets of the
+   * workspace's `.env` files; for the main thread every value of those files too, secret-looking or not
+   * (a coordinator never sees `.env` content — a worker's report quoting `COLOR=…` included).
+   */
+  secretValues(): { all: string[]; main: string[] } {
     const found = secretsIn(this.env, { pass: this.input.passEnv, known: this.known }).values;
     const files = envFilesUnder(this.input.layout.workspace, this.input.layout.runDir);
-    return [...new Set([...found, ...chainValues(this.input.resolved.read), ...chainValues(files)])].sort((a, b) => b.length - a.length);
+    const all = [...new Set([...found, ...chainValues(this.input.resolved.read), ...chainValues(files)])];
+    const main = [...new Set([...all, ...plainValues(files)])];
+    const longest = (a: string, b: string) => b.length - a.length;
+    return { all: all.sort(longest), main: main.sort(longest) };
   }
 
   /** The binary's own permission rules: the second half of the path wall (`settings` option). */
@@ -219,6 +226,22 @@ function chainValues(files: readonly string[]): string[] {
       out.push(v);
       const pw = urlPassword(v);
       if (pw && pw.length >= MIN_SECRET_CHARS) out.push(pw);
+    }
+  }
+  return out;
+}
+
+/**
+ * Every other value of `.env` files worth hiding from a coordinator: at least 8 characters and not a bare
+ * word, number or boolean (`development`, `3000`, `true` appear in every output; `blue-4411` does not).
+ */
+function plainValues(files: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    let text: string;
+    try { text = fs.readFileSync(f, 'utf8'); } catch { continue; }
+    for (const v of Object.values(parseDotenv(text))) {
+      if (v.length >= MIN_SECRET_CHARS && !/^(?:[A-Za-z]+|\d+(?:\.\d+)?|true|false)$/i.test(v)) out.push(v);
     }
   }
   return out;

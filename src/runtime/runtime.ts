@@ -531,7 +531,7 @@ export class Runtime {
     const secrets = this.floor.secretValues();
     const hooks = mergeHooks(guardHooks(walled, {
       ...(wb ? { workbench: wb } : {}), lang: this.lang, paths: this.floor.wall, trustedServers: inProcessServers(spec),
-      secrets: () => secrets, wrapGlances: nested,
+      secrets: (main: boolean) => (main ? secrets.main : secrets.all), wrapGlances: nested,
       ...(o.onEvent ? { onHookFailure: (why: string) => o.onEvent!({ ...event('error', `${step}: a guard failed and refused the call (${why})`, { step, guard_failed: true }), step }) } : {}),
     }), this.skills.hooks(skills), o.hooks);
     const sandbox = this.sandboxed ? this.floor.sandbox({

@@ -207,7 +207,7 @@ test('the coordinator sees no .env content from any folder: not by Read, Grep or
     bash('toolu_g_find', "find . -name '.env*'", coord),
     { type: 'tool_use', id: 'toolu_task', name: 'Agent', match: coord, input: { description: 'read', prompt: 'TASK-E18: read sub/.env', subagent_type: 'builder', run_in_background: false } },
     bash('toolu_w_py', `python3 -c "print(open('sub/.env').read())"`, task),
-    { type: 'text', match: task, text: `Conclusion: sub/.env holds API_TOKEN=${secret}. E18-REPORT` },
+    { type: 'text', match: task, text: `Conclusion: sub/.env holds API_TOKEN=${secret} and COLOR=${plain.sub}. E18-REPORT` },
     { type: 'text', match: { ...coord, lastUserIncludes: 'E18-REPORT' }, text: 'done' },
   );
   const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env, workbench: true, onWarning: () => {} });
@@ -224,7 +224,7 @@ test('the coordinator sees no .env content from any folder: not by Read, Grep or
   // what reached the coordinator's model: its own requests (the first user message is not the worker's)
   const coordBodies = sim.messageRequests().filter((r) => !JSON.stringify(r.body).includes('TASK-E18: read') || JSON.stringify(r.body).includes('COORD-E18')).map((r) => JSON.stringify(r.body)).join('\n');
   for (const v of [...Object.values(plain), secret]) assert.ok(!coordBodies.includes(v), `${v} reached the coordinator`);
-  assert.match(coordBodies, /API_TOKEN=\[secret\]/, 'the report was redacted, not dropped');
+  assert.match(coordBodies, /API_TOKEN=\[secret\] and COLOR=\[secret\]/, 'the report was redacted, not dropped');
   // sessions.db keeps what each model saw: the worker's own words are its own, but no tool result carries the token
   const db = new Database(path.join(p.runs, 'sessions.db'), { readonly: true });
   try {

@@ -133,6 +133,19 @@ test('the sandbox\'s half: protected places inside a writable folder, existing o
   assert.deepEqual(denyRead, [path.join(home, '.ssh')], 'a place that does not exist is not mounted');
 });
 
+test('a hard link in the workspace to a file elsewhere is not a way out: writing it is refused', () => {
+  const real = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-paths-'));
+  const ws = path.join(real, 'ws');
+  fs.mkdirSync(ws);
+  fs.writeFileSync(path.join(real, 'outside.txt'), 'x');
+  fs.linkSync(path.join(real, 'outside.txt'), path.join(ws, 'inside.txt'));
+  fs.writeFileSync(path.join(ws, 'plain.txt'), 'y');
+  const w = new PathWall({ writable: [ws], protected: [], unreadable: [], home: real });
+  assert.equal(w.write('inside.txt', ws)?.kind, 'unresolvable');
+  assert.equal(w.write('plain.txt', ws), null);
+  assert.ok(w.permissionSettings().deny.includes('Read(//proc/**/environ)'));
+});
+
 test('a wall decides in well under a millisecond per path on a real tree (it runs on every read and write)', () => {
   const real = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-paths-'));
   fs.mkdirSync(path.join(real, 'a', 'b', 'c', 'd'), { recursive: true });

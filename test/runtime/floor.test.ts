@@ -64,7 +64,7 @@ test('the binary gets the credential and the endpoint, never another secret; the
   assert.match(script, /unset .*ANTHROPIC_API_KEY.*DATABASE_URL.*GITHUB_TOKEN/);
   assert.doesNotMatch(script, /unset [^\n]*KEEP_TOKEN/);
   assert.ok(f.secretNames.includes('ANTHROPIC_API_KEY') && !f.secretNames.includes('KEEP_TOKEN'));
-  const values = f.secretValues();
+  const values = f.secretValues().all;
   for (const v of ['sk-ant-personal-123456', 'pw1234567', 'storepw99']) assert.ok(values.includes(v), v);
   f.close();
   assert.ok(!fs.existsSync(env.CLAUDE_ENV_FILE!));
@@ -114,14 +114,16 @@ test('a file in the home that holds the key (a note, a tool\'s config) is unread
 
 test('the secrets of .env files below the workspace are known values (redacted from every output); FLOWER_PLUGINS from the workspace is ignored', () => {
   const s = setup({
-    'ws/pkg/api/.env': 'API_SECRET=deep-secret-value-42\nPORT=3000\nNODE_ENV=development\n', 'ws/node_modules/x/.env': 'X_SECRET=in-deps-ignored-1\n',
+    'ws/pkg/api/.env': 'API_SECRET=deep-secret-value-42\nPORT=3000\nNODE_ENV=development\nSHADE=blue-e2e-shade-77\n', 'ws/node_modules/x/.env': 'X_SECRET=in-deps-ignored-1\n',
     'ws/.env': 'FLOWER_PLUGINS=/ws/evil\nANTHROPIC_API_KEY=sk-ant-local-1234567\n',
   });
   const f = s.make();
-  const values = f.secretValues();
-  assert.ok(values.includes('deep-secret-value-42'));
-  assert.ok(!values.includes('development') && !values.includes('3000'), 'ordinary settings are not secrets');
-  assert.ok(!values.includes('in-deps-ignored-1'), 'dependencies are not searched');
+  const { all, main } = f.secretValues();
+  assert.ok(all.includes('deep-secret-value-42'));
+  assert.ok(!all.includes('development') && !all.includes('3000'), 'ordinary settings are not secrets');
+  assert.ok(!all.includes('in-deps-ignored-1'), 'dependencies are not searched');
+  assert.ok(!all.includes('blue-e2e-shade-77') && main.includes('blue-e2e-shade-77'), 'a coordinator never sees any .env value worth hiding');
+  assert.ok(!main.includes('development') && !main.includes('3000'), 'a bare word or number is everywhere: not hidden');
   assert.equal(f.env.FLOWER_PLUGINS, undefined);
   assert.match(s.warnings.join('\n'), /FLOWER_PLUGINS .* ignored/);
   assert.deepEqual(envFilesUnder(s.ws).map((p) => path.relative(s.ws, p)).sort(), ['.env', 'pkg/api/.env']);
