@@ -83,7 +83,7 @@ const isMeta = (c: string | undefined): boolean => c === undefined || METACHAR.h
  */
 export function lex(command: string, budget: Budget = new Budget()): Lexed {
   try {
-    return { ok: true, commands: lexOrThrow(command, budget) };
+    return { ok: true, commands: new Lexer(command, budget).run() };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, reason: e.reason };
     throw e;
@@ -103,16 +103,99 @@ function bracketCloses(s: string): Uint8Array {
   return closes;
 }
 
-function lexOrThrow(s: string, budget: Budget): SimpleCommand[] {
-  const closes = bracketCloses(s);
-  const commands: SimpleCommand[] = [];
-  const joiners: Joiner[] = [];
-  let words: Word[] = [];
-  let redirects: Redirect[] = [];
-  let i = 0;
-  const n = s.length;
+/** The text of the word being read, in the two spellings a glob word needs (see Word.pattern). */
+class WordText {
+  text = '';
+  // the pattern bash matches: quoted glob characters escaped
+  pat = '';
+  glob = false;
+  globLead = false;
+  brace = false;
 
-  const endCommand = (op: Joiner | null): void => {
+  /** Characters whose quoting bash removed: literal in the pattern too. */
+  quoted(t: string): void {
+    this.text += t;
+    for (const ch of t) this.pat += '*?[]\\'.includes(ch) ? `\\${ch}` : ch;
+  }
+
+  unquoted(c: string): void {
+    this.text += c;
+    this.pat += c;
+  }
+
+  word(start: number, end: number): Word {
+    const { text, glob, globLead } = this;
+    return glob ? { text, glob, globLead, pattern: this.pat, start, end } : { text, glob, globLead, start, end };
+  }
+}
+
+/**
+ * The lexer's state while it walks a command line once, left to right: `i` is the next character to read,
+ * and each method below reads one construct (an operator, a redirection, a word, a quote inside a word),
+ * advances `i` past it, and refuses by throwing a Refusal. Every character walked charges `budget`.
+ */
+class Lexer {
+  private readonly n: number;
+  private readonly closes: Uint8Array;
+  private readonly commands: SimpleCommand[] = [];
+  private readonly joiners: Joiner[] = [];
+  private words: Word[] = [];
+  private redirects: Redirect[] = [];
+  private i = 0;
+
+  constructor(private readonly s: string, private readonly budget: Budget) {
+    this.n = s.length;
+    this.closes = bracketCloses(s);
+  }
+
+  run(): SimpleCommand[] {
+    while (this.i < this.n) {
+      this.budget.spend();
+      if (!this.operator(this.s[this.i]!)) this.wordOrDescriptor();
+    }
+    this.endCommand(null);
+    if (this.commands.length === 0) refuse('an empty command');
+    return this.commands;
+  }
+
+  /** Reads the blank, comment, operator or redirection at i; false when a word starts there instead. */
+  private operator(c: string): boolean {
+    const { s } = this;
+    if (c === ' ' || c === '\t' || c === '\r') { this.i++; return true; }
+    if (c === '\n') { this.i++; this.endCommand(';'); return true; }
+    if (c === '#' ) { while (this.i < this.n && s[this.i] !== '\n') this.i++; return true; }
+    if (c === ';') {
+      if (s[this.i + 1] === ';' || s[this.i + 1] === '&') refuse('`;;` belongs to `case`, which is not a glance');
+      this.i++; this.endCommand(';'); return true;
+    }
+    if (c === '|') {
+      const op: Joiner = s[this.i + 1] === '|' ? '||' : s[this.i + 1] === '&' ? '|&' : '|';
+      this.i += op.length; this.endCommand(op); return true;
+    }
+    if (c === '&') {
+      if (s[this.i + 1] === '&') { this.i += 2; this.endCommand('&&'); return true; }
+      if (s[this.i + 1] === '>') { this.i++; this.redirection('&'); return true; }
+      refuse('a lone `&` runs a command in the background');
+    }
+    if (c === '(' || c === ')') refuse('subshells, groups and arithmetic `((…))` are not glances');
+    if (c === '<' || c === '>') { this.redirection(''); return true; }
+    return false;
+  }
+
+  /** A word; an all-digit word glued to `<`/`>` is the descriptor being redirected (`2>/dev/null`). */
+  private wordOrDescriptor(): void {
+    const { word, raw } = this.readWord();
+    const { s, i } = this;
+    if (/^\d+$/.test(raw) && (s[i] === '<' || s[i] === '>')) { this.redirection(raw); return; }
+    if (this.words.length === 0) {
+      if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(raw)) refuse(`\`${raw}\` assigns a variable; \`VAR=x cmd\` prefixes are not glances`);
+      if (raw === '!' ) refuse('`!` negation is not a glance');
+    }
+    this.words.push(word);
+  }
+
+  private endCommand(op: Joiner | null): void {
+    const { words, redirects, joiners, commands } = this;
     if (words.length === 0) {
       if (redirects.length > 0) refuse('a redirection without a command');
       // an empty command is fine only as a trailing `;`/newline or a leading/blank line
@@ -125,151 +208,127 @@ function lexOrThrow(s: string, budget: Budget): SimpleCommand[] {
       joiners.push(op);
       commands[commands.length - 1]!.next = op;
     }
-    words = [];
-    redirects = [];
-  };
+    this.words = [];
+    this.redirects = [];
+  }
 
   /** Reads one word starting at i (which is not a metachar); returns the word and its raw text. */
-  const readWord = (): { word: Word; raw: string } => {
-    let text = '';
-    let raw = '';
-    // the pattern bash matches: quoted glob characters escaped (see Word.pattern)
-    let pat = '';
-    const quoted = (t: string): void => {
-      text += t;
-      for (const ch of t) pat += '*?[]\\'.includes(ch) ? `\\${ch}` : ch;
-    };
-    let glob = false;
-    let globLead = false;
+  private readWord(): { word: Word; raw: string } {
+    const w = new WordText();
+    const start = this.i;
     let first = true;
-    let brace = false;
-    const start = i;
-    while (i < n && !METACHAR.has(s[i]!)) {
-      budget.spend();
-      const c = s[i]!;
-      if (c === "'") {
-        const j = s.indexOf("'", i + 1);
-        if (j < 0) refuse('an unterminated single quote');
-        budget.spend(j - i);
-        quoted(s.slice(i + 1, j));
-        i = j + 1;
-      } else if (c === '"') {
-        let j = i + 1;
-        for (; j < n && s[j] !== '"'; j++) {
-          budget.spend();
-          const d = s[j]!;
-          if (d === '$') refuse('a `$` inside double quotes expands a variable or runs a command; use single quotes');
-          if (d === '`') refuse('a backtick runs a command');
-          if (d === '\\') {
-            const e = s[j + 1];
-            if (e === '\n') refuse('a backslash-newline joins lines');
-            if (e !== undefined && '"\\$`'.includes(e)) { quoted(e); j++; continue; }
-          }
-          quoted(d);
-        }
-        if (j >= n) refuse('an unterminated double quote');
-        i = j + 1;
-      } else if (c === '\\') {
-        const e = s[i + 1];
-        if (e === undefined) refuse('a trailing backslash');
-        if (e === '\n') refuse('a backslash-newline joins lines');
-        quoted(e!);
-        i += 2;
-      } else if (c === '$') {
-        refuse(s[i + 1] === "'" ? "`$'…'` quoting decodes escapes the classifier cannot check" : 'an unquoted `$` expands a variable or runs a command');
-      } else if (c === '`') {
-        refuse('a backtick runs a command');
-      } else {
-        if (c === '{' || c === '}') brace = true;
-        // `[` is a glob only when a `]` closes it in the same word (a lone `[` is the test builtin)
-        if (GLOB.has(c) && (c !== '[' || closes[i] === 1)) {
-          glob = true;
-          if (first) globLead = true;
-        }
-        if (c === '~' && first && !(isMeta(s[i + 1]) || s[i + 1] === '/')) refuse('`~user`, `~+` and `~-` expand to directories the classifier cannot see');
-        text += c;
-        pat += c;
-        i++;
-      }
+    while (this.i < this.n && !METACHAR.has(this.s[this.i]!)) {
+      this.budget.spend();
+      const c = this.s[this.i]!;
+      if (c === "'") this.singleQuoted(w);
+      else if (c === '"') this.doubleQuoted(w);
+      else if (c === '\\') this.escaped(w);
+      else if (c === '$') refuse(this.s[this.i + 1] === "'" ? "`$'…'` quoting decodes escapes the classifier cannot check" : 'an unquoted `$` expands a variable or runs a command');
+      else if (c === '`') refuse('a backtick runs a command');
+      else this.unquoted(w, c, first);
       first = false;
     }
-    raw = s.slice(start, i);
-    if (brace) checkBraces(raw);
-    const word: Word = glob ? { text, glob, globLead, pattern: pat, start, end: i } : { text, glob, globLead, start, end: i };
-    return { word, raw };
-  };
+    const raw = this.s.slice(start, this.i);
+    if (w.brace) checkBraces(raw);
+    return { word: w.word(start, this.i), raw };
+  }
 
-  const redirectTarget = (op: string): Word => {
-    while (i < n && (s[i] === ' ' || s[i] === '\t')) i++;
-    if (i >= n || METACHAR.has(s[i]!)) refuse(`the redirection \`${op}\` has no file after it`);
-    const { word } = readWord();
-    if (word.glob) refuse(`the redirection target \`${word.text}\` is a glob`);
-    return word;
-  };
+  private singleQuoted(w: WordText): void {
+    const { s, i } = this;
+    const j = s.indexOf("'", i + 1);
+    if (j < 0) refuse('an unterminated single quote');
+    this.budget.spend(j - i);
+    w.quoted(s.slice(i + 1, j));
+    this.i = j + 1;
+  }
 
-  const redirection = (fd: string): void => {
-    // s[i] is '<' or '>' ('&>' handled by the caller through fd === '&')
-    const at = (t: string): boolean => s.startsWith(t, i);
+  private doubleQuoted(w: WordText): void {
+    const { s, n } = this;
+    let j = this.i + 1;
+    for (; j < n && s[j] !== '"'; j++) {
+      this.budget.spend();
+      const d = s[j]!;
+      if (d === '$') refuse('a `$` inside double quotes expands a variable or runs a command; use single quotes');
+      if (d === '`') refuse('a backtick runs a command');
+      if (d === '\\') {
+        const e = s[j + 1];
+        if (e === '\n') refuse('a backslash-newline joins lines');
+        if (e !== undefined && '"\\$`'.includes(e)) { w.quoted(e); j++; continue; }
+      }
+      w.quoted(d);
+    }
+    if (j >= n) refuse('an unterminated double quote');
+    this.i = j + 1;
+  }
+
+  private escaped(w: WordText): void {
+    const e = this.s[this.i + 1];
+    if (e === undefined) refuse('a trailing backslash');
+    if (e === '\n') refuse('a backslash-newline joins lines');
+    w.quoted(e!);
+    this.i += 2;
+  }
+
+  private unquoted(w: WordText, c: string, first: boolean): void {
+    const { s, i } = this;
+    if (c === '{' || c === '}') w.brace = true;
+    // `[` is a glob only when a `]` closes it in the same word (a lone `[` is the test builtin)
+    if (GLOB.has(c) && (c !== '[' || this.closes[i] === 1)) {
+      w.glob = true;
+      if (first) w.globLead = true;
+    }
+    if (c === '~' && first && !(isMeta(s[i + 1]) || s[i + 1] === '/')) refuse('`~user`, `~+` and `~-` expand to directories the classifier cannot see');
+    w.unquoted(c);
+    this.i++;
+  }
+
+  /** A redirection at s[i], which is '<' or '>' ('&>' handled by the caller through fd === '&'). */
+  private redirection(fd: string): void {
+    const at = (t: string): boolean => this.s.startsWith(t, this.i);
     if (at('<<')) refuse('here-documents and here-strings (`<<`, `<<<`) are not glances');
     if (at('<>')) refuse('`<>` opens a file for writing');
     if (at('<&')) refuse('`<&` duplicates input descriptors');
     if (at('<(') || at('>(')) refuse('process substitution runs a command');
-    if (at('<')) {
-      if (fd !== '' && fd !== '0') refuse(`\`${fd}<\` opens descriptor ${fd} on a file`);
-      i++;
-      redirects.push({ kind: 'in', target: redirectTarget('<') });
-      return;
-    }
-    let op = '>';
-    i++;
-    if (s[i] === '>') { op = '>>'; i++; } else if (s[i] === '|') { op = '>|'; i++; }
-    if (fd !== '' && fd !== '1' && fd !== '2' && fd !== '&') refuse(`\`${fd}${op}\` redirects an unusual descriptor`);
-    if (op === '>' && s[i] === '&' && fd !== '&') {
-      const after = s[i + 2];
-      const ends = after === undefined || after === ' ' || after === '\t' || after === '\r' || after === '\n' || ';&|)'.includes(after);
-      if (!((s[i + 1] === '1' || s[i + 1] === '2') && ends)) refuse('only `2>&1` and `>&2` style duplications are glances');
-      i += 2;
-      redirects.push({ kind: 'dup' });
-      return;
-    }
-    const t = redirectTarget(`${fd}${op}`);
-    if (t.text !== '/dev/null') refuse(`the redirection \`${fd === '1' ? '' : fd}${op}${t.text}\` writes a file; only \`/dev/null\` is allowed`);
-    redirects.push({ kind: 'null' });
-  };
-
-  while (i < n) {
-    budget.spend();
-    const c = s[i]!;
-    if (c === ' ' || c === '\t' || c === '\r') { i++; continue; }
-    if (c === '\n') { i++; endCommand(';'); continue; }
-    if (c === '#' ) { while (i < n && s[i] !== '\n') i++; continue; }
-    if (c === ';') {
-      if (s[i + 1] === ';' || s[i + 1] === '&') refuse('`;;` belongs to `case`, which is not a glance');
-      i++; endCommand(';'); continue;
-    }
-    if (c === '|') {
-      const op: Joiner = s[i + 1] === '|' ? '||' : s[i + 1] === '&' ? '|&' : '|';
-      i += op.length; endCommand(op); continue;
-    }
-    if (c === '&') {
-      if (s[i + 1] === '&') { i += 2; endCommand('&&'); continue; }
-      if (s[i + 1] === '>') { i++; redirection('&'); continue; }
-      refuse('a lone `&` runs a command in the background');
-    }
-    if (c === '(' || c === ')') refuse('subshells, groups and arithmetic `((…))` are not glances');
-    if (c === '<' || c === '>') { redirection(''); continue; }
-    // a word; an all-digit word glued to `<`/`>` is the descriptor being redirected (`2>/dev/null`)
-    const { word, raw } = readWord();
-    if (/^\d+$/.test(raw) && (s[i] === '<' || s[i] === '>')) { redirection(raw); continue; }
-    if (words.length === 0) {
-      if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(raw)) refuse(`\`${raw}\` assigns a variable; \`VAR=x cmd\` prefixes are not glances`);
-      if (raw === '!' ) refuse('`!` negation is not a glance');
-    }
-    words.push(word);
+    if (at('<')) this.input(fd);
+    else this.output(fd);
   }
-  endCommand(null);
-  if (commands.length === 0) refuse('an empty command');
-  return commands;
+
+  private input(fd: string): void {
+    if (fd !== '' && fd !== '0') refuse(`\`${fd}<\` opens descriptor ${fd} on a file`);
+    this.i++;
+    this.redirects.push({ kind: 'in', target: this.redirectTarget('<') });
+  }
+
+  private output(fd: string): void {
+    const { s } = this;
+    let op = '>';
+    this.i++;
+    if (s[this.i] === '>') { op = '>>'; this.i++; } else if (s[this.i] === '|') { op = '>|'; this.i++; }
+    if (fd !== '' && fd !== '1' && fd !== '2' && fd !== '&') refuse(`\`${fd}${op}\` redirects an unusual descriptor`);
+    if (op === '>' && s[this.i] === '&' && fd !== '&') { this.duplication(); return; }
+    const t = this.redirectTarget(`${fd}${op}`);
+    if (t.text !== '/dev/null') refuse(`the redirection \`${fd === '1' ? '' : fd}${op}${t.text}\` writes a file; only \`/dev/null\` is allowed`);
+    this.redirects.push({ kind: 'null' });
+  }
+
+  /** `>&1`, `>&2` at the `&` after `>`; nothing else. */
+  private duplication(): void {
+    const { s, i } = this;
+    const after = s[i + 2];
+    const ends = after === undefined || after === ' ' || after === '\t' || after === '\r' || after === '\n' || ';&|)'.includes(after);
+    if (!((s[i + 1] === '1' || s[i + 1] === '2') && ends)) refuse('only `2>&1` and `>&2` style duplications are glances');
+    this.i += 2;
+    this.redirects.push({ kind: 'dup' });
+  }
+
+  private redirectTarget(op: string): Word {
+    const { s, n } = this;
+    while (this.i < n && (s[this.i] === ' ' || s[this.i] === '\t')) this.i++;
+    if (this.i >= n || METACHAR.has(s[this.i]!)) refuse(`the redirection \`${op}\` has no file after it`);
+    const { word } = this.readWord();
+    if (word.glob) refuse(`the redirection target \`${word.text}\` is a glob`);
+    return word;
+  }
 }
 
 /**

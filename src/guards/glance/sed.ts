@@ -37,92 +37,142 @@ class Loops {
   }
 }
 
+/** What one step of the scan decides: read on, or the program's verdict (why it is refused, or null). */
+type Next = 'more' | { readonly verdict: string | null };
+const verdict = (reason: string | null): Next => ({ verdict: reason });
+
+/** The addresses before a command: whether there were any, or why they are malformed. */
+type Addressed = { readonly ok: true; readonly addressed: boolean } | { readonly ok: false; readonly reason: string };
+
 /** Why `script` is not a read-only sed program, or null. Labels end at whitespace or `;` (GNU sed). */
 export function sedProgram(script: string, budget: Budget = new Budget()): string | null {
-  let i = 0;
-  const n = script.length;
-  let depth = 0;
-  const loops = new Loops();
-  const name = (): string => {
-    spaces();
-    const from = i;
-    while (i < n && !/[\s;]/.test(script[i]!)) i++;
-    return script.slice(from, i);
-  };
-  const spaces = (): void => { while (i < n && (script[i] === ' ' || script[i] === '\t')) i++; };
-  const delimited = (d: string): boolean => {
-    while (i < n && script[i] !== d) {
-      if (script[i] === '\n' && d !== '\n') return false;
-      i += script[i] === '\\' ? 2 : 1;
+  const scan = new SedScan(script);
+  // a backstop: every step reads at least one character, so a script ends within n + 2 steps
+  for (let guard = 0; guard <= script.length + 1; guard++) {
+    budget.spend();
+    const next = scan.step();
+    if (next !== 'more') return next.verdict;
+  }
+  return 'a sed program too complex to check';
+}
+
+/** A walk over a sed script, one command per `step`; `i` is the next character to read. */
+class SedScan {
+  private i = 0;
+  private readonly n: number;
+  private depth = 0;
+  private readonly loops = new Loops();
+
+  constructor(private readonly script: string) {
+    this.n = script.length;
+  }
+
+  /** Reads the separators, comment or addressed command at i. */
+  step(): Next {
+    const { script, n } = this;
+    while (this.i < n && /[\s;}]/.test(script[this.i]!)) { if (script[this.i] === '}') this.depth--; this.i++; }
+    if (this.i >= n) return verdict(this.loops.end());
+    if (script[this.i] === '#') { while (this.i < n && script[this.i] !== '\n') this.i++; return 'more'; }
+    const a = this.addresses();
+    if (!a.ok) return verdict(a.reason);
+    this.spaces();
+    while (script[this.i] === '!') { this.i++; this.spaces(); }
+    const c = script[this.i++];
+    if (c === undefined) return verdict('a sed address without a command');
+    return this.command(c, a.addressed);
+  }
+
+  /** One command letter `c` (already read), with whatever argument it takes. */
+  private command(c: string, addressed: boolean): Next {
+    if (c === '{') { this.depth++; return 'more'; }
+    if (c === 's' || c === 'y') return this.substitution(c);
+    if (c === 'w' || c === 'W') return verdict(`the sed command \`${c}\` writes a file`);
+    if (c === 'e') return verdict('the sed command `e` runs a command');
+    if (c === 'r' || c === 'R') return verdict(`the sed command \`${c}\` reads another file into the output`);
+    if (c === ':') { this.loops.label(this.name()); return 'more'; }
+    if ('btT'.includes(c)) {
+      const r = this.loops.branch(this.name());
+      return r ? verdict(r) : 'more';
     }
-    if (i >= n) return false;
-    i++;
-    return true;
-  };
-  const address = (): boolean | null => {
-    const c = script[i];
-    if (c !== undefined && /\d/.test(c)) { while (i < n && /[\d~]/.test(script[i]!)) i++; return true; }
-    if (c === '$') { i++; return true; }
+    this.loops.command(c, addressed, this.depth);
+    if ('aic'.includes(c)) { this.restOfLine(); return 'more'; }
+    if ('qQlL'.includes(c)) { this.spaces(); this.digits(); return 'more'; }
+    if ('pPdDnNgGhHxzF='.includes(c)) return 'more';
+    return verdict(`the sed command \`${c}\` is not known to be read-only`);
+  }
+
+  /** `s` or `y` (already read): two delimited parts, and for `s` its flags. */
+  private substitution(c: 's' | 'y'): Next {
+    const { script, n } = this;
+    const d = script[this.i++];
+    if (d === undefined || d === '\n' || d === '\\') return verdict(`a bad sed \`${c}\` command`);
+    if (!this.delimited(d)) return verdict(`an unterminated sed \`${c}\` command`);
+    const replacement = this.i;
+    if (!this.delimited(d)) return verdict(`an unterminated sed \`${c}\` command`);
+    this.loops.replacement(script.slice(replacement, this.i));
+    if (c === 's') {
+      while (this.i < n && /[gpiImM0-9ew]/.test(script[this.i]!)) {
+        if (script[this.i] === 'w') return verdict('the `w` flag of sed `s` writes a file');
+        if (script[this.i] === 'e') return verdict('the `e` flag of sed `s` runs the pattern space as a command');
+        this.i++;
+      }
+    }
+    return 'more';
+  }
+
+  /** An address, optionally followed by `,` and a second one (or `+N`, `~N`). */
+  private addresses(): Addressed {
+    const a = this.address();
+    if (a === null) return { ok: false, reason: 'an unterminated sed address' };
+    if (a) {
+      this.spaces();
+      if (this.script[this.i] === ',') {
+        this.i++;
+        this.spaces();
+        if (this.script[this.i] === '+' || this.script[this.i] === '~') { this.i++; this.digits(); }
+        else if (this.address() !== true) return { ok: false, reason: 'a bad sed address range' };
+      }
+    }
+    return { ok: true, addressed: a };
+  }
+
+  /** One address: true when read, false when none starts at i, null when it is unterminated. */
+  private address(): boolean | null {
+    const { script, n } = this;
+    const c = script[this.i];
+    if (c !== undefined && /\d/.test(c)) { while (this.i < n && /[\d~]/.test(script[this.i]!)) this.i++; return true; }
+    if (c === '$') { this.i++; return true; }
     if (c === '/' || c === '\\') {
-      const d = c === '/' ? '/' : script[i + 1];
-      i += c === '/' ? 1 : 2;
-      if (d === undefined || !delimited(d)) return null;
-      while (i < n && /[IM]/.test(script[i]!)) i++;
+      const d = c === '/' ? '/' : script[this.i + 1];
+      this.i += c === '/' ? 1 : 2;
+      if (d === undefined || !this.delimited(d)) return null;
+      while (this.i < n && /[IM]/.test(script[this.i]!)) this.i++;
       return true;
     }
     return false;
-  };
-  for (let guard = 0; guard <= n + 1; guard++) {
-    budget.spend();
-    while (i < n && /[\s;}]/.test(script[i]!)) { if (script[i] === '}') depth--; i++; }
-    if (i >= n) return loops.end();
-    if (script[i] === '#') { while (i < n && script[i] !== '\n') i++; continue; }
-    const a = address();
-    if (a === null) return 'an unterminated sed address';
-    if (a) {
-      spaces();
-      if (script[i] === ',') {
-        i++;
-        spaces();
-        if (script[i] === '+' || script[i] === '~') { i++; while (i < n && /\d/.test(script[i]!)) i++; }
-        else if (address() !== true) return 'a bad sed address range';
-      }
-    }
-    spaces();
-    while (script[i] === '!') { i++; spaces(); }
-    const c = script[i++];
-    if (c === undefined) return 'a sed address without a command';
-    if (c === '{') { depth++; continue; }
-    if (c === 's' || c === 'y') {
-      const d = script[i++];
-      if (d === undefined || d === '\n' || d === '\\') return `a bad sed \`${c}\` command`;
-      if (!delimited(d)) return `an unterminated sed \`${c}\` command`;
-      const replacement = i;
-      if (!delimited(d)) return `an unterminated sed \`${c}\` command`;
-      loops.replacement(script.slice(replacement, i));
-      if (c === 's') {
-        while (i < n && /[gpiImM0-9ew]/.test(script[i]!)) {
-          if (script[i] === 'w') return 'the `w` flag of sed `s` writes a file';
-          if (script[i] === 'e') return 'the `e` flag of sed `s` runs the pattern space as a command';
-          i++;
-        }
-      }
-      continue;
-    }
-    if (c === 'w' || c === 'W') return `the sed command \`${c}\` writes a file`;
-    if (c === 'e') return 'the sed command `e` runs a command';
-    if (c === 'r' || c === 'R') return `the sed command \`${c}\` reads another file into the output`;
-    if (c === ':') { loops.label(name()); continue; }
-    if ('btT'.includes(c)) {
-      const r = loops.branch(name());
-      if (r) return r;
-      continue;
-    }
-    loops.command(c, a, depth);
-    if ('aic'.includes(c)) { while (i < n && script[i] !== '\n') i++; continue; }
-    if ('qQlL'.includes(c)) { spaces(); while (i < n && /\d/.test(script[i]!)) i++; continue; }
-    if ('pPdDnNgGhHxzF='.includes(c)) continue;
-    return `the sed command \`${c}\` is not known to be read-only`;
   }
-  return 'a sed program too complex to check';
+
+  /** Skips past the next unescaped `d`; false when the script (or, for `d` not a newline, the line) ends first. */
+  private delimited(d: string): boolean {
+    const { script, n } = this;
+    while (this.i < n && script[this.i] !== d) {
+      if (script[this.i] === '\n' && d !== '\n') return false;
+      this.i += script[this.i] === '\\' ? 2 : 1;
+    }
+    if (this.i >= n) return false;
+    this.i++;
+    return true;
+  }
+
+  /** A label after `:`, `b`, `t` or `T`. */
+  private name(): string {
+    this.spaces();
+    const from = this.i;
+    while (this.i < this.n && !/[\s;]/.test(this.script[this.i]!)) this.i++;
+    return this.script.slice(from, this.i);
+  }
+
+  private spaces(): void { while (this.i < this.n && (this.script[this.i] === ' ' || this.script[this.i] === '\t')) this.i++; }
+  private digits(): void { while (this.i < this.n && /\d/.test(this.script[this.i]!)) this.i++; }
+  private restOfLine(): void { while (this.i < this.n && this.script[this.i] !== '\n') this.i++; }
 }
