@@ -226,8 +226,8 @@ export class PathWall {
     if (!this.allowRead.some((a) => UNREADABLE_PATTERNS.some((pat) => matchesName(path.basename(a), pat)))) {
       for (const pat of UNREADABLE_PATTERNS) deny.add(rule('Read', '/', `**/${pat}`));
     }
-    // a process's environment: the binary's own holds the key (its Read tool runs in that process)
-    deny.add('Read(//proc/**/environ)');
+    // (no rule for /proc/*/environ: the sandbox expands Read rules into its mounts at start and bwrap fails
+    // on a pid that is gone — measured; the hook refuses the name `environ` for Read, Grep and Glob)
     return { blockWritesOutsideWorkingDirectories: true, workingDirectoriesExclude: [...exclude].filter(normalised), deny: [...deny] };
   }
 

@@ -143,7 +143,7 @@ test('a hard link in the workspace to a file elsewhere is not a way out: writing
   const w = new PathWall({ writable: [ws], protected: [], unreadable: [], home: real });
   assert.equal(w.write('inside.txt', ws)?.kind, 'unresolvable');
   assert.equal(w.write('plain.txt', ws), null);
-  assert.ok(w.permissionSettings().deny.includes('Read(//proc/**/environ)'));
+  assert.equal(w.read('/proc/self/environ', ws)?.kind, 'credential', 'the binary\'s own environment holds the key');
 });
 
 test('a wall decides in well under a millisecond per path on a real tree (it runs on every read and write)', () => {
