@@ -45,10 +45,12 @@ export function privateTmpDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `flower-tmp-${process.pid}-`));
   fs.chmodSync(dir, 0o700);
   tmpDirs.add(dir);
-  if (tmpDirs.size === 1) process.once('exit', removeTmpDirs);
+  // once per process: a Runtime opened and closed in a loop (the bench, side questions) must not add a listener each time
+  if (!exitHooked) { exitHooked = true; process.once('exit', () => removeTmpDirs()); }
   return dir;
 }
 const tmpDirs = new Set<string>();
+let exitHooked = false;
 
 /** Remove one private temp folder (a Runtime's close), or all of this process's (exit). */
 export function removeTmpDirs(only?: string): void {
