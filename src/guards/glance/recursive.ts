@@ -17,7 +17,7 @@ import type { ParsedOption } from './getopt.js';
 import type { Word } from './lexer.js';
 import { wordShape, componentIs, type Cwd } from './paths.js';
 import { secretWord } from './secrets.js';
-import { dispatch } from './rule.js';
+import { dispatch, type SearchKind } from './rule.js';
 
 export const GREP_EXCLUDES = ["'--exclude=.env*'", "'--exclude=*.env'"] as const;
 export const RG_EXCLUDES = ['-g', "'!.env*'", '-g', "'!*.env'"] as const;
@@ -46,11 +46,6 @@ export function filterLetsEnvIn(glob: string, fold: boolean, budget: Budget): st
   return null;
 }
 
-/** What a verb's recursive search needs: which options are filters, and what to insert. */
-export interface SearchKind {
-  readonly verb: 'grep' | 'rg' | 'diff';
-  readonly insert: readonly string[];
-}
 
 export type SearchVerdict = { ok: false; reason: string } | { ok: true; insert?: readonly string[] };
 
@@ -124,3 +119,5 @@ export function recursiveSearch(kind: SearchKind, options: readonly ParsedOption
   if (kind.verb === 'rg') return rgFilters(options, budget);
   return diffFilters(options);
 }
+
+export type { SearchKind };

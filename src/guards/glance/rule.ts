@@ -2,7 +2,6 @@
 import type { Word } from './lexer.js';
 import type { OptionTable, ParsedOption } from './getopt.js';
 import type { Budget } from './budget.js';
-import type { SearchKind } from './recursive.js';
 
 export interface Args {
   readonly options: readonly ParsedOption[];
@@ -42,6 +41,12 @@ export interface VerbRule {
 }
 
 export const dispatch = 'a worker can run it';
+
+/** What a verb's recursive search needs: which verb's filters apply, and what to insert (glance/recursive). */
+export interface SearchKind {
+  readonly verb: 'grep' | 'rg' | 'diff';
+  readonly insert: readonly string[];
+}
 
 /** At most `max` operands; a glob counts as many (its expansion is unknown). */
 export const atMost = (max: number, what: string) => (a: Args): string | null =>
