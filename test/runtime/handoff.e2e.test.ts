@@ -19,6 +19,12 @@ after(async () => { await sim.close(); });
 
 const WINDOW = 60_000;
 const TAKEOVER = '你在接手'; // the opening of Handoff.promptBlock()
+/**
+ * A command that holds its turn until the cut interrupts it. Not `sleep 120`: binary 2.1.332 refuses a
+ * standalone sleep at once ("Blocked: standalone sleep 120 …"), so on a loaded box the refusal came back
+ * before the cut and the step simply ended (the flake of handoff.e2e under load).
+ */
+const HOLD = `node -e "setTimeout(() => {}, 120000)"`;
 const small = { input_tokens: 900, cache_read_input_tokens: 1000, output_tokens: 20 };
 const sid = (c: { headers: Record<string, unknown> }) => String(c.headers['x-claude-code-session-id'] ?? '');
 const worker = new AgentSpec({ name: 'worker', allowedTools: ['Bash', 'Read'] });
@@ -228,7 +234,7 @@ test('once --window 60000: a markdown handoff (no tool call) is parsed, and the 
     // a 60000 window hands off at 45000 (25 % room: the 50k floor never takes over half a small window)
     // a tool turn that cannot finish on its own (the cut interrupts the sleep): a text answer past the
     // threshold raced the cut on a loaded machine, and a finished answer just ends the step
-    { type: 'tool_use', text: 'working', name: 'Bash', input: { command: 'sleep 120', description: 'work' }, usage: { input_tokens: 46_000 }, match: { not: { firstUserIncludes: TAKEOVER } } },
+    { type: 'tool_use', text: 'working', name: 'Bash', input: { command: HOLD, description: 'work' }, usage: { input_tokens: 46_000 }, match: { not: { firstUserIncludes: TAKEOVER } } },
     { type: 'text', match: { lastUserIncludes: 'submit_handoff' }, usage: small,
       text: '## Doing now\nwiring the CLI\n\n## Dead ends\nnone yet\n\n## Next step\nrun the e2e test\n\n## Scene\nsrc/cli/once.ts' },
     { type: 'text', text: 'done after markdown', usage: small, match: { firstUserIncludes: TAKEOVER } },
@@ -263,7 +269,7 @@ test('in a workflow, lineage.json names the successor, and a rerun continues the
   sim.reset();
   sim.enqueue(
     // matched on this test's own task: a late request from the previous test's process must not take it
-    { type: 'tool_use', text: 'working', name: 'Bash', input: { command: 'sleep 120', description: 'work' }, usage: { input_tokens: 50_000 }, match: { firstUserIncludes: 'do the work' } },
+    { type: 'tool_use', text: 'working', name: 'Bash', input: { command: HOLD, description: 'work' }, usage: { input_tokens: 50_000 }, match: { firstUserIncludes: 'do the work' } },
     { type: 'text', text: '## 现在在做什么\nhalf done\n\n## 下一步\nfinish it', usage: small, match: { lastUserIncludes: 'submit_handoff' } },
     { type: 'text', text: 'finished', usage: small, match: { firstUserIncludes: TAKEOVER } },
     { type: 'text', text: 'continued', usage: small },
