@@ -17,8 +17,13 @@ import path from 'node:path';
 import { pidAlive, withFileLock } from '../../state/index.js';
 import type { Writable } from '../io.js';
 
-/** Bounded wait for the terminal lock (the original's 0.25 s tore lines on slow terminals, issue #21). */
-export const TTY_LOCK_WAIT_MS = 2000;
+/**
+ * Bounded wait for the terminal lock (the original's 0.25 s tore lines on slow terminals, issue #21). 2 s
+ * still tore them under disk load: a holder whose write to a busy terminal blocked kept the lock past it, the
+ * other flower then wrote without it and its footer landed inside the first one's block (reproduced 1 in 8
+ * with fsync load; 0 in 10 at 10 s). The lock is broken as stale after as long anyway.
+ */
+export const TTY_LOCK_WAIT_MS = 10_000;
 
 export interface Footer {
   status: string | null;
