@@ -19,6 +19,8 @@ export {
   Verdict, VERDICT_NAMES, VERDICT_HEADINGS, AMBIGUOUS_REASON, NO_REASON, classifyVerdict,
 } from './verdict.js';
 export type { VerdictState, CheckResult, VerdictFields } from './verdict.js';
+export { reviewVerdict, matchChecks, normalizeCheck } from './review.js';
+export type { VerdictReview } from './review.js';
 
 export {
   Handoff, HANDOFF_SECTIONS, HANDOFF_NAMES, HANDOFF_REQUIRED, HANDOFF_HEADINGS, DEGRADED, DEGRADED_SCENE_CHARS,

@@ -80,6 +80,18 @@ export function classifyVerdict(text: string, opts: { standaloneDigits?: boolean
   return '';
 }
 
+/** What the worker is told after a rejection, in the terminal's language (the seed's wording in zh). */
+const FEEDBACK = {
+  zh: {
+    head: '上一轮的产出没有达成目标。判定者给的理由:', noReason: NO_REASON, failed: '没通过的判定项:',
+    seen: (ev: string) => `(看到的:${ev})`, next: '接着做:只补上面这些差距。不要重头开始,也不要扩大范围。',
+  },
+  en: {
+    head: 'The last round did not reach the goal. The judge\'s reason:', noReason: '(no reason given)', failed: 'Checks that did not pass:',
+    seen: (ev: string) => ` (seen: ${ev})`, next: 'Go on: close only these gaps. Do not start over, and do not widen the scope.',
+  },
+} as const;
+
 // A bare "无" / "none" in 未通过 means nothing failed, not a failed item named "无".
 const NONE_ITEM = /^(?:无|没有|暂无|none|n\/a|nothing|-)$/i;
 
@@ -153,17 +165,18 @@ export class Verdict {
    * What the worker is told after a rejection: the judge's reason and the failed items, and to
    * close only those gaps. No proposed fixes — how to close them is the worker's job.
    */
-  feedback(): string {
-    const parts = ['上一轮的产出没有达成目标。判定者给的理由:', '', this.reason || NO_REASON];
+  feedback(lang: 'zh' | 'en' = 'zh'): string {
+    const t = FEEDBACK[lang];
+    const parts = [t.head, '', this.reason || t.noReason];
     const evidence = new Map((this.checks ?? []).map((c) => [c.item, c.evidence.trim()]));
     if (this.failed.length > 0) {
-      parts.push('', '没通过的判定项:');
+      parts.push('', t.failed);
       for (const f of this.failed) {
         const ev = evidence.get(f);
-        parts.push(ev ? `- ${f}(看到的:${ev})` : `- ${f}`);
+        parts.push(ev ? `- ${f}${t.seen(ev)}` : `- ${f}`);
       }
     }
-    parts.push('', '接着做:只补上面这些差距。不要重头开始,也不要扩大范围。');
+    parts.push('', t.next);
     return parts.join('\n');
   }
 }

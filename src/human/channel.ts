@@ -26,6 +26,7 @@ import { repliesFor, textsFor, type ChannelTexts } from './replies.js';
 import {
   submissionToolName, submissionTools, SUBMISSION_KINDS, type SubmissionDocs, type SubmissionKind,
 } from './submissions.js';
+import { VerdictReviewer } from './verdicts.js';
 import type { Ask, AskResult, AskState, HumanChannelOptions, Mail, Replies } from './types.js';
 
 export const SERVER_NAME = 'human';
@@ -97,6 +98,8 @@ export class HumanChannel {
   private readonly pullers: Array<(a: Ask | null) => void> = [];
   private readonly submissionKinds = new Set<SubmissionKind>();
   private readonly submitted = new Map<SubmissionKind, SubmissionDocs[SubmissionKind]>();
+  /** verdicts are held against the frozen goal as they arrive (set by the judge gate before each judge) */
+  readonly verdictReviewer: VerdictReviewer;
   private counter = 0;
   private used = 0;
   private closed = false;
@@ -113,6 +116,7 @@ export class HumanChannel {
     this.amendPath = o.amendPath;
     this.log = o.logPath ? new QaLog(o.logPath) : undefined;
     this.mailbox = new Mailbox(o.amendPath, { onProblem: (m) => this.ioErrors.push(m) });
+    this.verdictReviewer = new VerdictReviewer(this.lang);
   }
 
   // ── the MCP side ──────────────────────────────────────────────────────────────────────────
@@ -134,7 +138,7 @@ export class HumanChannel {
         return reply(this.replyFor(r));
       }),
       tool('inbox', this.texts.inboxTool, {}, async () => reply(this.inboxText(this.deliver()))),
-      ...submissionTools(this.submissionKinds, (kind, doc) => { this.submitted.set(kind, doc); }, this.lang),
+      ...submissionTools(this.submissionKinds, (kind, doc) => { this.submitted.set(kind, doc); }, this.lang, { verdict: () => this.verdictReviewer.review }),
     ];
     const timeout = this.toolTimeoutMs();
     // alwaysLoad: a deferred `ask` (behind tool search) is one the model may never find

@@ -70,16 +70,25 @@ function problems(error: z.ZodError, lang: Lang): string {
 
 export type Keep = <K extends SubmissionKind>(kind: K, doc: SubmissionDocs[K]) => void;
 
-/** Parse → convert → keep → say so; anything that does not parse is answered, never thrown. */
+/**
+ * A second look at a parsed document before it is kept (the verdict against the frozen goal): the
+ * document to keep, and when it changed, what the model is told instead of the plain receipt.
+ */
+export type Review<K extends SubmissionKind> = (doc: SubmissionDocs[K]) => { doc: SubmissionDocs[K]; say?: string; isError?: boolean };
+export type Reviews = { [K in SubmissionKind]?: () => Review<K> | undefined };
+
+/** Parse → convert → review → keep → say so; anything that does not parse is answered, never thrown. */
 function accept<K extends SubmissionKind, S extends z.ZodType>(
-  kind: K, schema: S, convert: (x: z.infer<S>) => SubmissionDocs[K], keep: Keep, lang: Lang,
+  kind: K, schema: S, convert: (x: z.infer<S>) => SubmissionDocs[K], keep: Keep, lang: Lang, review?: () => Review<K> | undefined,
 ): (args: unknown) => Promise<CallToolResult> {
   return async (args) => {
     const parsed = schema.safeParse(args);
     if (!parsed.success) return text(problems(parsed.error, lang), true);
-    const doc = convert(parsed.data);
+    const converted = convert(parsed.data);
+    const r = review?.()?.(converted);
+    const doc = r?.doc ?? converted;
     keep(kind, doc);
-    return text(RECEIVED[lang][kind](doc));
+    return r?.say !== undefined ? text(r.say, r.isError ?? false) : text(RECEIVED[lang][kind](doc));
   };
 }
 
@@ -87,7 +96,7 @@ function accept<K extends SubmissionKind, S extends z.ZodType>(
 // The handlers take `unknown` and parse themselves, so nothing relies on the specific argument type.
 export type AnyToolDefinition = SdkMcpToolDefinition<AnyZodRawShape>;
 
-export function submissionTools(kinds: Iterable<SubmissionKind>, keep: Keep, lang: Lang): AnyToolDefinition[] {
+export function submissionTools(kinds: Iterable<SubmissionKind>, keep: Keep, lang: Lang, reviews: Reviews = {}): AnyToolDefinition[] {
   const d = DESCRIBE[lang];
   const make: { [K in SubmissionKind]: () => AnyToolDefinition } = {
     brief: () => tool<AnyZodRawShape>(submissionToolName('brief'), d.brief, submitBriefShape,
@@ -95,7 +104,7 @@ export function submissionTools(kinds: Iterable<SubmissionKind>, keep: Keep, lan
     goal: () => tool<AnyZodRawShape>(submissionToolName('goal'), d.goal, submitGoalShape,
       accept('goal', submitGoalSchema, fromSubmission.goal, keep, lang)),
     verdict: () => tool<AnyZodRawShape>(submissionToolName('verdict'), d.verdict, submitVerdictShape,
-      accept('verdict', submitVerdictSchema, fromSubmission.verdict, keep, lang)),
+      accept('verdict', submitVerdictSchema, fromSubmission.verdict, keep, lang, reviews.verdict)),
     handoff: () => tool<AnyZodRawShape>(submissionToolName('handoff'), d.handoff, submitHandoffShape,
       accept('handoff', submitHandoffSchema, (x) => fromSubmission.handoff(x), keep, lang)),
   };

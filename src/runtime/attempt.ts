@@ -11,6 +11,7 @@ import { query, type Options } from '@anthropic-ai/claude-agent-sdk';
 import { errorText } from '../errors.js';
 import { failure, fromApiError, fromInterrupt, fromResultSubtype, fromText, type ApiErrorSignal, type StepFailure } from './failure.js';
 import { contextOf, isSyntheticAssistant, normalize, type EventSink, type FlowerEvent } from './events.js';
+import { Silence } from './silence.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -60,7 +61,8 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
   };
   const prose: string[] = [];
   let last: Obj | null = null;
-  let pendingTools = 0;
+  // who owes output (the main thread, or a foreground worker's model): the watchdog counts only then
+  const silence = new Silence();
   // the binary's own words about an API failure: the synthetic assistant's kind wins over an api_retry's
   let apiSignal: Omit<ApiErrorSignal, 'text'> | null = null;
   let thrown: unknown;
@@ -71,17 +73,18 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
   const q = query({ prompt, options });
   const unregister = ctl.register?.(() => q.close()) ?? (() => {});
 
-  // The watchdog only runs while the model owes us output: a long Bash or a background worker
-  // legitimately keeps the main thread quiet for minutes.
+  // The watchdog only runs while a model owes us output — the main thread's or a worker's (silence.ts):
+  // a long Bash, a worker's long Bash or a background worker legitimately keep everyone quiet for minutes.
   let timer: NodeJS.Timeout | undefined;
   const arm = (seconds = ctl.watchdogS) => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (ctl.watchdogS > 0 && pendingTools === 0) {
+    if (ctl.watchdogS > 0 && silence.owed()) {
       timer = setTimeout(() => {
         if (out.interrupted) return;
         out.interrupted = 'watchdog';
-        out.errors.push(`watchdog: no data from the model for ${ctl.watchdogS}s (timed out); interrupted the turn`);
+        const whose = silence.who() === 'worker' ? "a worker's model" : 'the model';
+        out.errors.push(`watchdog: no data from ${whose} for ${ctl.watchdogS}s (timed out); interrupted the turn`);
         void q.interrupt().catch(() => q.close());
       }, seconds * 1000);
     }
@@ -108,6 +111,8 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
       const m = raw as unknown as Obj;
       if (m.type !== 'stream_event') emit(normalize(m));
       const main = m.parent_tool_use_id == null;
+      // any message is activity: the count starts again, or stops when nobody owes output now
+      if (silence.see(m) && out.sessionId) arm(); else if (out.sessionId) disarm();
       switch (m.type) {
         case 'system':
           if (m.subtype === 'init' && typeof m.session_id === 'string' && !out.sessionId) {
@@ -115,7 +120,6 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
             ctl.onSession?.(m.session_id);
             arm();
           }
-          if (m.subtype === 'task_notification' || m.subtype === 'task_started') arm();
           if (m.subtype === 'mirror_error') {
             const k = isObj(m.key) ? m.key : {};
             mirrorError ??= `${typeof m.error === 'string' ? m.error : 'append failed'} (session ${String(k.sessionId ?? m.session_id ?? '?')}${k.subpath ? `/${String(k.subpath)}` : ''})`;
@@ -125,7 +129,6 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
           }
           break;
         case 'stream_event':
-          if (main) arm();
           break;
         case 'assistant': {
           if (!main) break;
@@ -146,9 +149,7 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
           for (const b of Array.isArray(msg.content) ? msg.content : []) {
             if (!isObj(b)) continue;
             if (b.type === 'text' && typeof b.text === 'string') prose.push(b.text);
-            if (b.type === 'tool_use') pendingTools++;
           }
-          if (pendingTools > 0) disarm(); else arm();
           if (ctl.humanInterrupt?.()) cut('human');
           else {
             const brk = ctl.shouldBreak?.(out.context);
@@ -158,11 +159,6 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
         }
         case 'user': {
           if (!main) break;
-          const msg = isObj(m.message) ? m.message : {};
-          for (const b of Array.isArray(msg.content) ? msg.content : []) {
-            if (isObj(b) && b.type === 'tool_result') pendingTools = Math.max(0, pendingTools - 1);
-          }
-          arm();
           if (ctl.humanInterrupt?.()) cut('human');
           break;
         }

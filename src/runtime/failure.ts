@@ -37,6 +37,8 @@ const RETRYABLE: Readonly<Record<FailureKind, boolean>> = Object.freeze({
   // context-full is not retried as such: the handoff route takes it (a fresh session, not a retry)
   'context-full': false, 'guard-denied': false, interrupted: false, killed: false, store: false,
   budget: false, internal: false, unknown: true,
+  // the workflow already gave the model its one chance to fix the answer: another attempt of the same would repeat it
+  model: false,
 });
 
 export function failure(kind: FailureKind, message: string, o: { retryable?: boolean; status?: number | null } = {}): StepFailure {

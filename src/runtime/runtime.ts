@@ -344,8 +344,10 @@ export class Runtime {
    * Correct a finished run's row after what decides it is known — a judge's verdict, a gate that
    * rejected an ok result (then `ok: false` and why). The returned StepResult changes too.
    */
-  async amend(result: StepResult, fields: Partial<Pick<StepResult, 'ok' | 'error' | 'verdict'>>): Promise<void> {
+  async amend(result: StepResult, fields: Partial<Pick<StepResult, 'ok' | 'error' | 'verdict' | 'failure'>>): Promise<void> {
     Object.assign(result, fields);
+    // a failed row carries its failure in `errors` too, as every failed attempt does
+    if (fields.ok === false && fields.error) result.errors.push(fields.error);
     const index = this.rowOf.get(result);
     if (index !== undefined) await this.manifest.record(result, index);
   }

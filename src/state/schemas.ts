@@ -48,6 +48,8 @@ export const LINEAGE_SCHEMAS = {
 export const FAILURE_KINDS = [
   'auth', 'config', 'quota', 'overloaded', 'network', 'timeout', 'context-full', 'guard-denied',
   'interrupted', 'killed', 'store', 'budget', 'internal', 'unknown',
+  // the model's answer broke the step's contract: no valid verdict after the one reminder (issue 19)
+  'model',
 ] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 

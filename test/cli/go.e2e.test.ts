@@ -29,8 +29,8 @@ const goal = (checks = ['node md2html.mjs a.md 输出含 <h1>']): SimItem[] => [
   { type: 'text', match: goalSetter, text: '好了' },
 ];
 const work = (text: string): SimItem[] => [{ type: 'text', match: coordinator, text }];
-const verdict = (state: string, reason = ''): SimItem[] => [
-  { type: 'tool_use', match: judge, name: 'mcp__human__submit_verdict', input: { state, reason, checks: [{ item: '输出含 <h1>', pass: state === 'achieved', evidence: '看了输出' }] } },
+const verdict = (state: string, reason = '', items = ['输出含 <h1>']): SimItem[] => [
+  { type: 'tool_use', match: judge, name: 'mcp__human__submit_verdict', input: { state, reason, checks: items.map((item) => ({ item, pass: state === 'achieved', evidence: '看了输出' })) } },
   { type: 'text', match: judge, text: '判定完毕' },
 ];
 
@@ -96,7 +96,7 @@ test('a wake remark lands in three places; a silent wake makes no clarify or goa
   const workSid = rows(p)[2]!.session_id;
 
   sim.reset();
-  sim.enqueue(...goal(['输出含 <h1>', '代码块输出 <pre><code>']), ...work('加上了'), ...verdict('achieved'));
+  sim.enqueue(...goal(['输出含 <h1>', '代码块输出 <pre><code>']), ...work('加上了'), ...verdict('achieved', '', ['输出含 <h1>', '代码块输出 <pre><code>']));
   const r = await go(p, ['顺便支持代码块高亮', '--timeout', '0']);
   assert.equal(r.code, 0, r.stderr + r.stdout);
   assert.match(r.stdout, /<- 在 .* 接上上次 {2}需求已确认 · 目标 1 条 · 干活上下文 [\d.]+K · 第 2 次唤醒/);
@@ -113,7 +113,7 @@ test('a wake remark lands in three places; a silent wake makes no clarify or goa
   assert.equal(readJson<{ woke: number }>(path.join(p.runs, 'lineage.json')).woke, 2);
 
   sim.reset();
-  sim.enqueue(...work('继续'), ...verdict('achieved'));
+  sim.enqueue(...work('继续'), ...verdict('achieved', '', ['输出含 <h1>', '代码块输出 <pre><code>']));
   const silent = await go(p, ['--timeout', '0']);
   assert.equal(silent.code, 0, silent.stderr + silent.stdout);
   const calls = sim.messageRequests();
@@ -182,7 +182,7 @@ test('--window 60000: the work session nearing 45k writes its handoff and a fres
   assert.equal(sim.messageRequests()[0]!.headers['x-claude-code-session-id'], work.session_id, 'a rerun continues the successor');
 });
 
-test('a model that answers in plain markdown (no submit tools) drives the same flow, in request order', async () => {
+test('a model that answers in plain markdown (no submit tools): the brief and the goal still freeze; a prose verdict proves no check, so the judge is told once and the run stops cleanly', async () => {
   const p = project('markdown');
   sim.reset();
   sim.enqueue(
@@ -190,10 +190,17 @@ test('a model that answers in plain markdown (no submit tools) drives the same f
     { type: 'text', text: '# 目标\nmd 能转成 html\n\n# 判定清单\n- node md2html.mjs a.md 输出含 <h1>\n- 空文件不报错' },
     { type: 'text', text: '写好了 md2html.mjs。' },
     { type: 'text', text: '## 结论\n达成\n\n## 理由\n两条都看到了证据\n\n## 未通过\n(无)' },
+    { type: 'text', text: '## 结论\n达成(我看过了)' },
   );
   const r = await go(p, ['写个 md 转 html 的脚本', '--timeout', '0']);
-  assert.equal(r.code, 0, r.stderr + r.stdout);
-  assert.deepEqual(rows(p).map((x) => [x.step, x.ok]), [['确认需求', true], ['设定目标', true], ['干活', true], ['干活·判定#1', true]]);
+  assert.equal(r.code, 1, r.stderr + r.stdout);
+  // the work is not done either: nobody verified it
+  assert.deepEqual(rows(p).map((x) => [x.step, x.ok]), [['确认需求', true], ['设定目标', true], ['干活', false], ['干活·判定#1', false], ['干活·判定#1', false]]);
+  const judged = rows(p).at(-1) as Row & { failure?: { kind: string } };
+  assert.equal(judged.failure?.kind, 'model', 'a typed failure, not ok:true with no verdict');
+  assert.match(r.stderr, /干活·判定#1.*submit_verdict/);
+  const reminder = sim.messageRequests().at(-1)!;
+  assert.match(JSON.stringify(reminder.body), /还没有收到你的判定/, 'the same judge session was told once what to do');
   assert.match(fs.readFileSync(notes(p, '需求.md'), 'utf8'), /## 验收标准\n\n- 运行 node md2html\.mjs a\.md 得到 html/);
   assert.match(fs.readFileSync(notes(p, '目标.md'), 'utf8'), /- 空文件不报错/);
   assert.deepEqual(sim.unexpected(), []);

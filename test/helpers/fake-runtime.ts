@@ -40,6 +40,14 @@ export class FakeRuntime implements WorkflowRuntime {
     return this.alive.has(sid);
   }
 
+  /** What a gate corrected on a finished row (a verdict, a failure), as the real Runtime records it. */
+  readonly amended: Array<{ step: string; fields: Partial<StepResult> }> = [];
+
+  async amend(result: StepResult, fields: Partial<Pick<StepResult, 'ok' | 'error' | 'verdict' | 'failure'>>): Promise<void> {
+    Object.assign(result, fields);
+    this.amended.push({ step: result.step, fields });
+  }
+
   async run(spec: AgentSpec, prompt: string, o: RunOptions = {}): Promise<StepResult> {
     const sessionId = o.resume && !o.fork ? o.resume : `sid-${++this.n}`;
     const call: FakeCall = {

@@ -12,13 +12,8 @@ import { AgentSpec, type StepResult } from '../../src/runtime/index.js';
 import { Step, withGoal, Workflow, type FlowChannel } from '../../src/workflow/index.js';
 import { FakeRuntime } from '../helpers/fake-runtime.js';
 
-class AmendingRuntime extends FakeRuntime {
-  readonly amended: Array<{ step: string; fields: Partial<StepResult> }> = [];
-  async amend(result: StepResult, fields: Partial<Pick<StepResult, 'ok' | 'error' | 'verdict'>>): Promise<void> {
-    Object.assign(result, fields);
-    this.amended.push({ step: result.step, fields });
-  }
-}
+/** The stand-in records what a gate amends (FakeRuntime.amend), as the real Runtime writes it to the row. */
+const AmendingRuntime = FakeRuntime;
 
 const spec = new AgentSpec({ name: 'x' });
 

@@ -20,7 +20,10 @@ test('starterFlow(ask, { workspace, runDir, timeoutS: 0 }) runs clarify, goal, w
     { type: 'text', text: '## 目标\n写脚本\n## 验收标准\n- 能跑\n## 边界\n- 无依赖\n## 未知与假设\n- 无' },
     { type: 'text', text: '# 目标\n能跑\n# 判定清单\n- node x.mjs 退出码 0' },
     { type: 'text', text: '写好了' },
-    { type: 'text', text: '结论:达成' },
+    // the judge submits: every check of the goal, passed, with evidence (a prose "达成" proves no check)
+    { type: 'tool_use', match: { firstUserIncludes: 'submit_verdict' }, name: 'mcp__human__submit_verdict',
+      input: { state: 'achieved', reason: '跑过了', checks: [{ item: 'node x.mjs 退出码 0', pass: true, evidence: 'exit 0' }] } },
+    { type: 'text', text: '判定完毕' },
   );
   const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url), onWarning: () => {} });
   try {

@@ -24,6 +24,10 @@ type Texts = {
   nobodyAnswered: (reason: string, goalPath: string, manifest: string) => string;
   goalChanged: (goal: string) => string;
   unverifiable: (k: number, n: number, path: string) => string;
+  verdictMissing: string;
+  noVerdict: string;
+  judgeFailed: (error: string) => string;
+  noVerdictStop: (step: string, why: string) => string;
 };
 
 const zh: Texts = {
@@ -46,6 +50,10 @@ const zh: Texts = {
   nobodyAnswered: (reason, goalPath, manifest) => `判定为无法达成,但没有人回答,已停止。理由:${reason}。见 ${goalPath} 和 ${manifest}`,
   goalChanged: (goal) => `人修改了目标:${goal}`,
   unverifiable: (k, n, path) => `判定清单 ${n} 条里有 ${k} 条在这个环境无法验证;现在就可以修改 ${path}`,
+  verdictMissing: '还没有收到你的判定。用 submit_verdict 提交:结论(达成 / 未达成 / 无法达成)、理由,以及判定清单每一条的结果和证据。',
+  noVerdict: '判定者没有提交有效的判定(submit_verdict)',
+  judgeFailed: (error) => `判定者这一轮失败了:${error}`,
+  noVerdictStop: (step, why) => `${step}:${why},停在这里;在这个目录再运行 \`flower\` 会重新判定`,
 };
 
 const en: Texts = {
@@ -68,6 +76,10 @@ const en: Texts = {
   nobodyAnswered: (reason, goalPath, manifest) => `judged unreachable and nobody answered; stopped. Reason: ${reason}. See ${goalPath} and ${manifest}`,
   goalChanged: (goal) => `The person changed the goal: ${goal}`,
   unverifiable: (k, n, path) => `${k} of ${n} checklist items cannot be verified here; you can edit ${path} now`,
+  verdictMissing: 'No verdict has arrived yet. Submit it with submit_verdict: the conclusion (achieved / not_yet / unreachable), the reason, and each checklist item\'s result with its evidence.',
+  noVerdict: 'the judge submitted no valid verdict (submit_verdict)',
+  judgeFailed: (error) => `the judge failed this round: ${error}`,
+  noVerdictStop: (step, why) => `${step}: ${why}; stopped here — run \`flower\` in this folder to judge again`,
 };
 
 export function texts(lang: Lang): Texts {
