@@ -34,8 +34,8 @@ const goal = (checks: string[]): SimItem[] => [
   { type: 'text', match: goalSetter, text: '好了' },
 ];
 const work = (text: string): SimItem[] => [{ type: 'text', match: coordinator, text }];
-const verdict = (): SimItem[] => [
-  { type: 'tool_use', match: judge, name: 'mcp__human__submit_verdict', input: { state: 'achieved', reason: '', checks: [{ item: '输出含 <h1>', pass: true, evidence: '看了输出' }] } },
+const verdict = (items = ['输出含 <h1>']): SimItem[] => [
+  { type: 'tool_use', match: judge, name: 'mcp__human__submit_verdict', input: { state: 'achieved', reason: '', checks: items.map((item) => ({ item, pass: true, evidence: '看了输出' })) } },
   { type: 'text', match: judge, text: '判定完毕' },
 ];
 
@@ -83,7 +83,7 @@ describe('PostgreSQL store end to end', { skip: PG_SKIP }, () => {
     const b = project('pg-b');
     fs.cpSync(a.ws, b.ws, { recursive: true });
     sim.reset();
-    sim.enqueue(...goal(['输出含 <h1>', '代码块输出 <pre><code>']), ...work('B 加上了代码块'), ...verdict());
+    sim.enqueue(...goal(['输出含 <h1>', '代码块输出 <pre><code>']), ...work('B 加上了代码块'), ...verdict(['输出含 <h1>', '代码块输出 <pre><code>']));
     const rb = await flower(b, ['顺便支持代码块高亮', '--timeout', '0']);
     assert.equal(rb.code, 0, rb.stderr + rb.stdout);
     assert.match(rb.stdout, /第 2 次唤醒/);
