@@ -19,7 +19,7 @@ export type {
   ApiContentBlock, ApiMessage, MessagesRequest, Needle, OnUnexpected, Scenario, SimAnswerFields, SimCall,
   SimDropItem, SimDropMidItem, SimErrorItem, SimHangItem, SimItem, SimItemBase, SimItemFn, SimItemType,
   SimMatch, SimMatchSpec, SimMessageRecord, SimPending, SimPredicate, SimRawItem, SimRequestRecord,
-  SimScriptItem, SimShutdownItem, SimSource, SimTextItem, SimToolCall, SimToolUseItem, SimUsage,
+  SimScriptItem, SimShutdownItem, SimSource, SimSseEvent, SimSseItem, SimTextItem, SimToolCall, SimToolUseItem, SimUsage,
 } from './items.js';
 export { buildReply, replyEvents, replyMessage, frameEvent, estimateInputTokens } from './sse.js';
 export type { Reply, ReplyBlock, SseEvent } from './sse.js';

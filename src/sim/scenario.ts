@@ -108,6 +108,18 @@ const tools: Check = (v, ctx, field) => {
   });
 };
 
+const sseEvents: Check = (v, ctx, field) => {
+  if (!Array.isArray(v) || v.length === 0) fail(ctx, field, 'must be a non-empty array of { event, data, delayMs? }', { value: v });
+  v.forEach((e: unknown, i) => {
+    const f = `${field}[${i}]`;
+    if (!isRecord(e)) fail(ctx, f, 'must be an object { event, data, delayMs? }', { value: e });
+    for (const k of Object.keys(e)) if (!['event', 'data', 'delayMs'].includes(k)) fail(ctx, `${f}.${k}`, 'is not an SSE event field; use event, data, delayMs');
+    str(e.event, ctx, `${f}.event`);
+    if (typeof e.data !== 'string' && !isRecord(e.data)) fail(ctx, `${f}.data`, 'must be a JSON object or a string sent verbatim', { value: e.data });
+    if (e.delayMs !== undefined) int(0)(e.delayMs, ctx, `${f}.delayMs`);
+  });
+};
+
 const COMMON: Record<string, Check> = { delayMs: int(0), times: int(1), sticky: bool, match, label: str };
 const ANSWER: Record<string, Check> = {
   usage, stop_reason: str, model: str, thinking: str, chunks: int(1), chunkDelayMs: int(0),
@@ -123,6 +135,7 @@ const FIELDS: Record<SimItemType, Record<string, Check>> = {
   hang: COMMON,
   shutdown: COMMON,
   raw: { ...COMMON, status: int(100, 599), headers, body: anything },
+  sse: { ...COMMON, events: sseEvents, chunkDelayMs: int(0), end: oneOf('close', 'drop'), message: object },
 };
 const TYPES = Object.keys(FIELDS) as SimItemType[];
 
@@ -168,6 +181,7 @@ function checkItem(value: unknown, ctx: Ctx): SimScriptItem {
   }
   if (value.times !== undefined && value.sticky !== undefined) fail(c, 'sticky', 'and "times" exclude each other: sticky means "never used up"');
   if (type === 'text' && value.text === undefined) fail(c, 'text', 'is required');
+  if (type === 'sse' && value.events === undefined) fail(c, 'events', 'is required');
   const wantsTools = type === 'tool_use' || (type === 'drop_mid' && value.as === 'tool_use');
   if (wantsTools && (value.name === undefined) === (value.tools === undefined)) {
     fail(c, value.name === undefined ? 'name' : 'tools', 'give either "name" (+ "input") for one tool call or "tools" for parallel calls, not both or neither');
