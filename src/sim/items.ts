@@ -242,6 +242,8 @@ export interface Scenario {
   default?: SimItem | SimItemFn;
   /** `error`: answer an unmatched call with HTTP 500 and record it as unexpected. */
   onUnexpected?: OnUnexpected;
+  /** Answer with the fuzzing model (src/sim/fuzz) when no queued item matches; excludes `default`. */
+  fuzz?: import('./fuzz/model.js').FuzzOptions;
 }
 
 /** Where the served item came from. */

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { SimError } from './errors.js';
+import { fuzzModel, parseFuzzOptions } from './fuzz/model.js';
 import type { OnUnexpected, Scenario, SimItem, SimItemFn, SimItemType, SimScriptItem } from './items.js';
 
 export interface ParseOptions {
@@ -203,7 +204,7 @@ export function parseItems(value: unknown, options: ParseOptions = {}): SimScrip
   return list.map((v, i) => parseItem(v, i, options));
 }
 
-const SCENARIO_KEYS = ['items', 'default', 'onUnexpected', 'description'];
+const SCENARIO_KEYS = ['items', 'default', 'fuzz', 'onUnexpected', 'description'];
 
 /** Validate a scenario (object form or bare array). Throws `SimError` SIM_SCENARIO_INVALID. */
 export function parseScenario(value: unknown, options: ParseOptions = {}): Scenario {
@@ -225,6 +226,11 @@ export function parseScenario(value: unknown, options: ParseOptions = {}): Scena
       fail({ ...top, where: 'default' }, extra, 'is meaningless on the default item: it answers whatever nothing else matched and is never used up');
     }
     scenario.default = item;
+  }
+  if (value.fuzz !== undefined) {
+    // the fuzzing model answers what the queue does not: `flower sim --script fuzz.json` fuzzes any workflow
+    if (value.default !== undefined) fail(top, 'fuzz', 'and "default" exclude each other: the fuzzing model is the default answer');
+    scenario.default = fuzzModel(parseFuzzOptions(value.fuzz, `${source}: fuzz`));
   }
   if (value.onUnexpected !== undefined) {
     oneOf('default', 'error')(value.onUnexpected, top, 'onUnexpected');
