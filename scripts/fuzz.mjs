@@ -282,6 +282,8 @@ async function runOne(p, base) {
   const judges = new Map();
   const sim = await startSim({
     port: 0,
+    // --keep keeps every request too (sim.jsonl), to see what a replay did differently
+    ...(KEEP ? { logFile: path.join(dir, 'sim.jsonl') } : {}),
     defaultItem: (call) => {
       if (fuzzRoleOf(call) === 'judge') judges.set(String(call.headers['x-claude-code-session-id'] ?? ''), call.body.messages);
       return model(call);

@@ -269,3 +269,15 @@ test('a scenario\'s "fuzz" key makes the fuzzing model its default answer (flowe
     await sim.close();
   }
 });
+
+test('parallel tool results in another order (they come back as they finish) do not change the choice', () => {
+  const reads = [{ name: 'Read', input: { file_path: `${WS}/a.md` } }, { name: 'Read', input: { file_path: `${WS}/b.md` } }];
+  const [asked, answered] = round(reads, ['one', 'two']) as [unknown, { role: string; content: unknown[] }];
+  const swapped = { ...answered, content: [...answered.content].reverse() };
+  for (let seed = 0; seed < 20; seed++) {
+    const o = { seed, rate: 0.6 };
+    const a = decide(callOf('judge', { messages: [asked, answered] }), o).decision;
+    const b = decide(callOf('judge', { messages: [asked, swapped] }), o).decision;
+    assert.deepEqual([b.fingerprint, b.fault, b.variant], [a.fingerprint, a.fault, a.variant]);
+  }
+});

@@ -81,7 +81,9 @@ function resolve(o: FuzzOptions): Resolved {
 export function fingerprintOf(call: SimCall, role: FuzzRole = roleOf(call)): string {
   // the whole conversation, not only its last message: the harness folds a resume prompt into an
   // earlier message and repeats the same last one, and that retry must not meet the same fault
-  const all = (Array.isArray(call.body.messages) ? call.body.messages : []).map((m) => contentText(m?.content)).join('\n');
+  // with each message's blocks in a fixed order: parallel tools report back in the order they finish
+  const blocksText = (c: unknown): string => (Array.isArray(c) ? c.map((b) => contentText([b])).sort().join('\n') : contentText(c));
+  const all = (Array.isArray(call.body.messages) ? call.body.messages : []).map((m) => blocksText(m?.content)).join('\n');
   return [role, `m${messageCount(call)}`, `r${retryCount(call)}`, call.stream ? 's' : 'j', `f${shortHash(stableText(call.firstUser))}`, `c${shortHash(stableText(all))}`].join('|');
 }
 
