@@ -281,3 +281,12 @@ test('parallel tool results in another order (they come back as they finish) do 
     assert.deepEqual([b.fingerprint, b.fault, b.variant], [a.fingerprint, a.fault, a.variant]);
   }
 });
+
+test('a later round of the coordinator passes the feedback on and names the attempt, so its workers meet other draws', () => {
+  const [first] = calls(plausible(callOf('coordinator')));
+  const feedback = { role: 'user', content: [{ type: 'text', text: 'The judge says: sample.html is missing.' }] };
+  const later = callOf('coordinator', { messages: [...round([first!], ['Conclusion: done.']), { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }, feedback] });
+  const [second] = calls(plausible(later));
+  assert.doesNotMatch(String(first!.input.prompt), /attempt/);
+  assert.match(String(second!.input.prompt), /This is attempt 2; the feedback on the last one: The judge says: sample\.html is missing\./);
+});

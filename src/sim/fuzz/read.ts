@@ -73,6 +73,12 @@ export function turnStart(call: SimCall): number {
   return 0;
 }
 
+/** How many prompts (user messages that are not tool results) the conversation has had: its rounds. */
+export const promptCount = (call: SimCall): number => messagesOf(call).filter((m) => m.role === 'user' && !hasToolResult(m)).length;
+
+/** The text of the prompt that began the current turn. */
+export const turnPrompt = (call: SimCall): string => contentText(messagesOf(call)[turnStart(call)]?.content);
+
 /** The calls of the current turn (made after the latest prompt). */
 export const turnCalls = (call: SimCall): SeenCall[] => {
   const start = turnStart(call);

@@ -10,8 +10,8 @@ import {
   profileOf, SAMPLE_MD, verdictMarkdown, type VerdictCheck, type VerdictInput,
 } from './docs.js';
 import {
-  callsOf, checklistOf, declaredAgents, endsWithToolResult, filesNamedIn, submitTool, turnCalls, workspaceOf,
-  type FuzzRole, type SeenCall,
+  callsOf, checklistOf, declaredAgents, endsWithToolResult, filesNamedIn, promptCount, submitTool, turnCalls, turnPrompt,
+  workspaceOf, type FuzzRole, type SeenCall,
 } from './read.js';
 import type { Draw } from './rng.js';
 
@@ -96,9 +96,13 @@ function coordinate(ctx: TurnContext): Plan {
   const reports = dispatched.filter((c) => !c.result!.isError);
   const artifact = path.join(ctx.ws, artifactOf(ctx));
   const lastReport = reports.at(-1)?.result?.text ?? '';
+  // a later round passes the feedback it got on, and says which attempt it is — so its workers' and
+  // its judge's prompts differ from the last round's, as they would with a real model
+  const attempt = promptCount(ctx.call);
+  const again = attempt > 1 ? [`This is attempt ${attempt}; the feedback on the last one: ${clip(turnPrompt(ctx.call).replace(/\s+/g, ' '), 300)}`] : [];
   if (reports.length >= team.length || dispatched.length - reports.length >= 3) {
     const conclusion = /Conclusion: (.*)/.exec(lastReport)?.[1] ?? clip(firstLine(lastReport));
-    return say(`Done: ${artifact} is in the workspace.\nEvidence: the worker reports: ${conclusion}\nOutputs: ${artifact}\nUnverified: none`, 'report');
+    return say(`Done${attempt > 1 ? ` (attempt ${attempt})` : ''}: ${artifact} is in the workspace.\nEvidence: the worker reports: ${conclusion}\nOutputs: ${artifact}\nUnverified: none`, 'report');
   }
   const next = team[reports.length]!;
   const reads = !next.tools.includes('*') && !next.tools.includes('Write');
@@ -107,6 +111,7 @@ function coordinate(ctx: TurnContext): Plan {
     `Task: ${task}`, `Workspace: ${ctx.ws}`, `Artifact: ${artifact}`,
     reads ? 'List what is in the workspace and report the files with their paths; change nothing.' : `Make ${artifact}, run or read it to check it, and report.`,
     ...(lastReport ? [`What the previous worker found: ${clip(lastReport.replace(/\s+/g, ' '), 400)}`] : []),
+    ...again,
   ].join('\n');
   return use('Agent', { description: `${reads ? 'survey' : 'make'} ${path.basename(artifact)}`, subagent_type: next.name, prompt, run_in_background: false }, `dispatch ${next.name}`);
 }
