@@ -29,7 +29,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'flower.js');
 const TEAM = path.join(ROOT, 'examples', 'team.mjs');
 const { startSim, fuzzModel, fuzzRoleOf, FAULTS, FAULT_KINDS } = await import(path.join(ROOT, 'dist', 'sim', 'index.js'));
-const { Brief, Goal, FAILURE_KINDS } = await import(path.join(ROOT, 'dist', 'index.js'));
+const { Brief, Goal, Verdict, FAILURE_KINDS } = await import(path.join(ROOT, 'dist', 'index.js'));
 
 // ── options ──────────────────────────────────────────────────────────────────────────────────
 const argv = process.argv.slice(2);
@@ -56,8 +56,10 @@ const MAX_ATTEMPTS = 6;
 const REQUEST_CAP = 1000;
 const NONE_WEIGHT = 6;
 
-if (ONLY && ONLY !== 'none' && !FAULT_KINDS.includes(ONLY)) {
-  console.error(`--only ${ONLY}: not a fault kind; use none or one of ${FAULT_KINDS.join(', ')}`);
+// `--only a,b` mixes kinds in one run (a coordinator's stray verdict only matters when the judge then gives none)
+const ONLY_KINDS = ONLY && ONLY !== 'none' ? ONLY.split(',').map((k) => k.trim()) : [];
+if (ONLY_KINDS.some((k) => !FAULT_KINDS.includes(k))) {
+  console.error(`--only ${ONLY}: not a fault kind; use none, one of ${FAULT_KINDS.join(', ')}, or several joined by commas`);
   process.exit(2);
 }
 if (!['default', 'team', 'both'].includes(FLOW)) {
@@ -253,7 +255,9 @@ function rowProblems(rows, ws, judges) {
     const sub = acceptedVerdict(judges.get(r.session_id));
     const wanted = (goal?.checks ?? []).map(plainCheck);
     if (!sub) {
-      if (r.verdict.total && r.verdict.passed < r.verdict.total) bugs.push({ reason: `judge row ${r.step} achieved with ${r.verdict.passed}/${r.verdict.total} checks (no structured verdict)` });
+      // no submission of its own: the verdict must be in its reply, or it came from another session
+      if (Verdict.parse(r.text ?? '').state !== 'achieved') bugs.push({ reason: `judge row ${r.step} is achieved, but this judge submitted no verdict and its reply ${JSON.stringify(String(r.text ?? '').slice(0, 60))} says none: the verdict came from another session` });
+      else if (r.verdict.total && r.verdict.passed < r.verdict.total) bugs.push({ reason: `judge row ${r.step} achieved with ${r.verdict.passed}/${r.verdict.total} checks (no structured verdict)` });
       continue;
     }
     const checks = Array.isArray(sub.checks) ? sub.checks : [];
@@ -277,7 +281,7 @@ async function runOne(p, base) {
   fs.mkdirSync(path.join(dir, 'home'), { recursive: true });
   fs.mkdirSync(ws, { recursive: true });
   const log = path.join(dir, 'log.txt');
-  const model = fuzzModel(p.kind === 'none' ? { seed: p.seed, rate: 0 } : { seed: p.seed, rate: RATE, only: p.kind });
+  const model = fuzzModel(p.kind === 'none' ? { seed: p.seed, rate: 0 } : { seed: p.seed, rate: RATE, only: p.kind.split(',') });
   // the judge sessions' latest requests, to read back which verdict the tool accepted
   const judges = new Map();
   const sim = await startSim({
@@ -328,7 +332,7 @@ async function runOne(p, base) {
 
 // ── the table and the report ─────────────────────────────────────────────────────────────────
 function table(results) {
-  const kinds = ['none', ...FAULT_KINDS].filter((k) => results.some((r) => r.kind === k));
+  const kinds = [...new Set(['none', ...FAULT_KINDS, ...results.map((r) => r.kind)])].filter((k) => results.some((r) => r.kind === k));
   const head = ['kind', 'runs', 'achieved', 'clean stop', 'bug', 'new', 'known', 'untyped'];
   const rows = kinds.map((k) => {
     const rs = results.filter((r) => r.kind === k);
