@@ -19,7 +19,13 @@ export type {
   ApiContentBlock, ApiMessage, MessagesRequest, Needle, OnUnexpected, Scenario, SimAnswerFields, SimCall,
   SimDropItem, SimDropMidItem, SimErrorItem, SimHangItem, SimItem, SimItemBase, SimItemFn, SimItemType,
   SimMatch, SimMatchSpec, SimMessageRecord, SimPending, SimPredicate, SimRawItem, SimRequestRecord,
-  SimScriptItem, SimShutdownItem, SimSource, SimTextItem, SimToolCall, SimToolUseItem, SimUsage,
+  SimScriptItem, SimShutdownItem, SimSource, SimSseEvent, SimSseItem, SimTextItem, SimToolCall, SimToolUseItem, SimUsage,
 } from './items.js';
 export { buildReply, replyEvents, replyMessage, frameEvent, estimateInputTokens } from './sse.js';
 export type { Reply, ReplyBlock, SseEvent } from './sse.js';
+export { fuzzModel, decide, fingerprintOf, parseFuzzOptions } from './fuzz/model.js';
+export type { FuzzOptions, FuzzDecision, FuzzModel } from './fuzz/model.js';
+export { FAULT_KINDS, FAULTS, DEFAULT_LIMITS } from './fuzz/faults.js';
+export type { FaultKind, FaultSpec, FuzzLimits } from './fuzz/faults.js';
+export { FUZZ_ROLES, roleOf as fuzzRoleOf } from './fuzz/read.js';
+export type { FuzzRole } from './fuzz/read.js';

@@ -169,6 +169,33 @@ export interface SimDropMidItem extends SimItemBase, SimAnswerFields {
   dropNonStreaming?: boolean;
 }
 
+/**
+ * One SSE event of an `sse` item: `data` is sent as JSON when it is an object and verbatim when it is
+ * a string (a line that does not parse is a fault a gateway can produce).
+ */
+export interface SimSseEvent {
+  event: string;
+  data: Record<string, unknown> | string;
+  /** Wait this long before this event (instead of the item's `chunkDelayMs`). */
+  delayMs?: number;
+}
+
+/**
+ * A stream sent event by event exactly as given: the low-level item for what the answer items cannot
+ * say (a tool input that does not parse, an unknown block type, an `error` event mid-stream, one long
+ * gap). Every wait is explicit, so an `sse` item always ends.
+ */
+export interface SimSseItem extends SimItemBase {
+  type: 'sse';
+  events: SimSseEvent[];
+  /** Pause before every event that has no `delayMs` of its own (not before the first). */
+  chunkDelayMs?: number;
+  /** After the last event: end the response (`close`, default) or destroy the connection (`drop`). */
+  end?: 'close' | 'drop';
+  /** The Message JSON for a `stream:false` request; without it such a request is dropped. */
+  message?: Record<string, unknown>;
+}
+
 /** Accept the request and never answer. */
 export interface SimHangItem extends SimItemBase {
   type: 'hang';
@@ -196,7 +223,8 @@ export type SimItem =
   | SimDropMidItem
   | SimHangItem
   | SimShutdownItem
-  | SimRawItem;
+  | SimRawItem
+  | SimSseItem;
 
 export type SimItemType = SimItem['type'];
 
@@ -214,6 +242,8 @@ export interface Scenario {
   default?: SimItem | SimItemFn;
   /** `error`: answer an unmatched call with HTTP 500 and record it as unexpected. */
   onUnexpected?: OnUnexpected;
+  /** Answer with the fuzzing model (src/sim/fuzz) when no queued item matches; excludes `default`. */
+  fuzz?: import('./fuzz/model.js').FuzzOptions;
 }
 
 /** Where the served item came from. */

@@ -142,6 +142,9 @@ export function summarizeItem(item: SimScriptItem | SimItem): string {
     case 'raw':
       head += ` ${item.status ?? 200}`;
       break;
+    case 'sse':
+      head += ` ${item.events.length} events${item.end === 'drop' ? ' (cut)' : ''}`;
+      break;
   }
   if (item.label) head += ` [${item.label}]`;
   if (item.match) head += ` ${describeMatch(item.match)}`;

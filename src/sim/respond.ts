@@ -3,7 +3,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SimItem } from './items.js';
+import type { SimItem, SimSseItem } from './items.js';
 import { buildReply, errorBody, errorTypeFor, frameEvent, randomId, replyEvents, replyMessage } from './sse.js';
 
 export interface Exchange {
@@ -57,6 +57,32 @@ export function sendJson(res: ServerResponse, status: number, value: unknown): v
   res.end(JSON.stringify(value));
 }
 
+const isStreaming = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
+
+/** The `sse` item: its events verbatim, each after its own (bounded) wait, then an end or a cut. */
+async function respondSse(item: SimSseItem, ex: Exchange): Promise<void> {
+  const { req, res } = ex;
+  if (!isStreaming(ex.body)) {
+    if (item.message === undefined) {
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': randomId('req_') });
+    res.end(JSON.stringify(item.message));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': randomId('req_') });
+  res.flushHeaders();
+  for (let i = 0; i < item.events.length; i++) {
+    const e = item.events[i]!;
+    if (!(await wait(e.delayMs ?? (i > 0 ? item.chunkDelayMs : 0), ex.signal)) || gone(ex)) return;
+    await writeFlushed(res, frameEvent(e));
+  }
+  if (item.end === 'drop') req.socket.destroy();
+  else res.end();
+}
+
 /** Answer a `POST /v1/messages` with `item`. Resolves once the item has been acted out. */
 export async function respond(item: SimItem, ex: Exchange): Promise<void> {
   const { req, res } = ex;
@@ -84,10 +110,11 @@ export async function respond(item: SimItem, ex: Exchange): Promise<void> {
       res.end(text);
       return;
     }
+    case 'sse':
+      return respondSse(item, ex);
   }
   const reply = buildReply(item, ex.body);
-  const streaming = typeof ex.body === 'object' && ex.body !== null && (ex.body as { stream?: unknown }).stream === true;
-  if (!streaming) {
+  if (!isStreaming(ex.body)) {
     // The harness falls back to stream:false after repeated mid-stream failures; a drop_mid
     // item fails that fallback too unless told otherwise, so the whole failure path is scriptable.
     if (item.type === 'drop_mid' && item.dropNonStreaming !== false) {

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { SimError } from './errors.js';
+import { fuzzModel, parseFuzzOptions } from './fuzz/model.js';
 import type { OnUnexpected, Scenario, SimItem, SimItemFn, SimItemType, SimScriptItem } from './items.js';
 
 export interface ParseOptions {
@@ -108,6 +109,18 @@ const tools: Check = (v, ctx, field) => {
   });
 };
 
+const sseEvents: Check = (v, ctx, field) => {
+  if (!Array.isArray(v) || v.length === 0) fail(ctx, field, 'must be a non-empty array of { event, data, delayMs? }', { value: v });
+  v.forEach((e: unknown, i) => {
+    const f = `${field}[${i}]`;
+    if (!isRecord(e)) fail(ctx, f, 'must be an object { event, data, delayMs? }', { value: e });
+    for (const k of Object.keys(e)) if (!['event', 'data', 'delayMs'].includes(k)) fail(ctx, `${f}.${k}`, 'is not an SSE event field; use event, data, delayMs');
+    str(e.event, ctx, `${f}.event`);
+    if (typeof e.data !== 'string' && !isRecord(e.data)) fail(ctx, `${f}.data`, 'must be a JSON object or a string sent verbatim', { value: e.data });
+    if (e.delayMs !== undefined) int(0)(e.delayMs, ctx, `${f}.delayMs`);
+  });
+};
+
 const COMMON: Record<string, Check> = { delayMs: int(0), times: int(1), sticky: bool, match, label: str };
 const ANSWER: Record<string, Check> = {
   usage, stop_reason: str, model: str, thinking: str, chunks: int(1), chunkDelayMs: int(0),
@@ -123,6 +136,7 @@ const FIELDS: Record<SimItemType, Record<string, Check>> = {
   hang: COMMON,
   shutdown: COMMON,
   raw: { ...COMMON, status: int(100, 599), headers, body: anything },
+  sse: { ...COMMON, events: sseEvents, chunkDelayMs: int(0), end: oneOf('close', 'drop'), message: object },
 };
 const TYPES = Object.keys(FIELDS) as SimItemType[];
 
@@ -168,6 +182,7 @@ function checkItem(value: unknown, ctx: Ctx): SimScriptItem {
   }
   if (value.times !== undefined && value.sticky !== undefined) fail(c, 'sticky', 'and "times" exclude each other: sticky means "never used up"');
   if (type === 'text' && value.text === undefined) fail(c, 'text', 'is required');
+  if (type === 'sse' && value.events === undefined) fail(c, 'events', 'is required');
   const wantsTools = type === 'tool_use' || (type === 'drop_mid' && value.as === 'tool_use');
   if (wantsTools && (value.name === undefined) === (value.tools === undefined)) {
     fail(c, value.name === undefined ? 'name' : 'tools', 'give either "name" (+ "input") for one tool call or "tools" for parallel calls, not both or neither');
@@ -189,7 +204,7 @@ export function parseItems(value: unknown, options: ParseOptions = {}): SimScrip
   return list.map((v, i) => parseItem(v, i, options));
 }
 
-const SCENARIO_KEYS = ['items', 'default', 'onUnexpected', 'description'];
+const SCENARIO_KEYS = ['items', 'default', 'fuzz', 'onUnexpected', 'description'];
 
 /** Validate a scenario (object form or bare array). Throws `SimError` SIM_SCENARIO_INVALID. */
 export function parseScenario(value: unknown, options: ParseOptions = {}): Scenario {
@@ -211,6 +226,11 @@ export function parseScenario(value: unknown, options: ParseOptions = {}): Scena
       fail({ ...top, where: 'default' }, extra, 'is meaningless on the default item: it answers whatever nothing else matched and is never used up');
     }
     scenario.default = item;
+  }
+  if (value.fuzz !== undefined) {
+    // the fuzzing model answers what the queue does not: `flower sim --script fuzz.json` fuzzes any workflow
+    if (value.default !== undefined) fail(top, 'fuzz', 'and "default" exclude each other: the fuzzing model is the default answer');
+    scenario.default = fuzzModel(parseFuzzOptions(value.fuzz, `${source}: fuzz`));
   }
   if (value.onUnexpected !== undefined) {
     oneOf('default', 'error')(value.onUnexpected, top, 'onUnexpected');

@@ -134,8 +134,9 @@ export function replyEvents(reply: Reply, chunks = 1): SseEvent[] {
   return events;
 }
 
-/** Wire framing of one SSE event. */
-export const frameEvent = (e: SseEvent): string => `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
+/** Wire framing of one SSE event; string data is sent as it is (the `sse` item's malformed lines). */
+export const frameEvent = (e: { event: string; data: Record<string, unknown> | string }): string =>
+  `event: ${e.event}\ndata: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`;
 
 /** The non-streaming Message JSON of a reply. */
 export function replyMessage(reply: Reply): Record<string, unknown> {
