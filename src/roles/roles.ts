@@ -48,6 +48,19 @@ function channelParts(channel: RoleChannel | undefined, keep: (name: string) => 
 }
 
 const notInbox = (n: string): boolean => !n.endsWith('__inbox');
+
+/** A document a role may submit through the channel (`submit_<kind>`). */
+export type SubmitKind = 'brief' | 'goal' | 'verdict';
+
+/**
+ * Keep only the submit tools of these kinds. Each role submits its own document and no other: a fuzzing
+ * model's clarifier called submit_verdict {achieved} and the judge gate took it — work passed that
+ * nobody had built (issue 19).
+ */
+const submitsOnly = (kinds: readonly SubmitKind[]) => (n: string): boolean => {
+  const m = /__submit_([a-z]+)$/.exec(n);
+  return !m || (kinds as readonly string[]).includes(m[1]!);
+};
 const uniq = (xs: readonly string[]): string[] => [...new Set(xs)];
 
 export interface CoordinatorOptions {
@@ -64,7 +77,8 @@ export interface CoordinatorOptions {
 export function coordinator(name: string, instructions: string, workers: Record<string, AgentDefinition>, o: CoordinatorOptions = {}): AgentSpec {
   const lang = o.lang ?? detectLang();
   const glance = o.glance ?? true;
-  const ch = channelParts(o.channel);
+  // the coordinator asks and reads mail; it submits no document (its handoff has its own tool)
+  const ch = channelParts(o.channel, submitsOnly([]));
   return new AgentSpec({
     name,
     instructions: rules(COORDINATOR_RULES, lang, instructions),
@@ -122,7 +136,8 @@ export interface ClarifierOptions {
 /** Asks until the request is clear; cannot write, run or dispatch anything. No turn cap: each question is a turn. */
 export function clarifier(name: string, o: ClarifierOptions = {}): AgentSpec {
   const lang = o.lang ?? detectLang();
-  const ch = channelParts(o.channel, notInbox);
+  const only = submitsOnly(['brief']);
+  const ch = channelParts(o.channel, (n) => notInbox(n) && only(n));
   return new AgentSpec({
     name,
     instructions: rules(CLARIFIER_RULES, lang, o.instructions),
@@ -144,13 +159,16 @@ export interface JudgeOptions {
   model?: string;
   /** skills it may read (default `'all'`: a skill that says how to check the work makes a better verdict; loading one is read-only) */
   skills?: SkillSelection;
+  /** the documents it submits (default the goal and the verdict; the starter flow gives each judge its one) */
+  submits?: readonly SubmitKind[];
 }
 
 /** Sets goals and gives verdicts; runs things only with canRun. */
 export function judge(name: string, o: JudgeOptions = {}): AgentSpec {
   const lang = o.lang ?? detectLang();
   const canRun = o.canRun ?? false;
-  const ch = channelParts(o.channel, notInbox);
+  const only = submitsOnly(o.submits ?? ['goal', 'verdict']);
+  const ch = channelParts(o.channel, (n) => notInbox(n) && only(n));
   return new AgentSpec({
     name,
     instructions: rules(JUDGE_RULES, lang, o.instructions),
@@ -159,6 +177,8 @@ export function judge(name: string, o: JudgeOptions = {}): AgentSpec {
     mcpServers: ch.mcpServers,
     workbench: false,
     skills: o.skills ?? 'all',
+    // a fresh session every round: its context never passes to a successor that did not see the artifact
+    handoff: false,
     // it may run the artifact, never change it: the workspace stays read-only under the judge's commands
     floor: 'read-only',
     ...(o.model !== undefined ? { model: o.model } : {}),

@@ -39,8 +39,13 @@ export function event(kind: EventKind, text = '', payload: Obj = {}, extra: Part
 /** input + cache_creation + cache_read of one API call's usage (sdk-facts §6: never result.usage, a sum). */
 export function contextOf(usage: unknown): number {
   if (!isObj(usage)) return 0;
-  return num(usage.input_tokens) + num(usage.cache_creation_input_tokens) + num(usage.cache_read_input_tokens);
+  const total = num(usage.input_tokens) + num(usage.cache_creation_input_tokens) + num(usage.cache_read_input_tokens);
+  // no model holds 10M tokens: such a reading is a broken usage field, and unknown beats a handoff every turn
+  return total > MAX_CONTEXT_READING ? 0 : total;
 }
+
+/** The largest context reading believed (window.ts MAX_PLAUSIBLE_CONTEXT; kept here so events stays a leaf). */
+const MAX_CONTEXT_READING = 10_000_000;
 
 /** An assistant message the harness made up after an API failure (isApiErrorMessage / model "<synthetic>"). */
 export function isSyntheticAssistant(m: Obj): boolean {

@@ -39,6 +39,8 @@ const RETRYABLE: Readonly<Record<FailureKind, boolean>> = Object.freeze({
   budget: false, internal: false, unknown: true,
   // the workflow already gave the model its one chance to fix the answer: another attempt of the same would repeat it
   model: false,
+  // the workflow decides another round itself (the judge's feedback); the step's own loop never retries it
+  rejected: false,
 });
 
 export function failure(kind: FailureKind, message: string, o: { retryable?: boolean; status?: number | null } = {}): StepFailure {
@@ -75,6 +77,9 @@ function fromStatus(status: number, text: string): StepFailure | null {
 export function fromApiError(s: ApiErrorSignal): StepFailure {
   const text = s.text;
   const status = typeof s.status === 'number' ? s.status : null;
+  // a refusal (stop_reason "refusal"; the binary: "… safeguards flagged this message") is the model's
+  // answer, not the configuration's: the same prompt again would be refused again
+  if (/safeguards flagged/i.test(text)) return failure('model', text, { status });
   switch (s.error) {
     case 'authentication_failed':
     case 'oauth_org_not_allowed':

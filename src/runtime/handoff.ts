@@ -21,7 +21,7 @@ import type { StepResult } from './manifest.js';
 import { isOverflow } from './resilience.js';
 import { AgentSpec } from './spec.js';
 import {
-  MAX_DEGRADED_STREAK, STARTUP_FLOOR, configuredModel, formatTokens, rememberOverflow, statedLimit, thresholds,
+  MAX_DEGRADED_STREAK, STARTUP_FLOOR, configuredModel, plausibleWindow, formatTokens, rememberOverflow, statedLimit, thresholds,
   type HandoffPolicy, type Thresholds,
 } from './window.js';
 
@@ -224,7 +224,7 @@ export class Generations {
    */
   due(context: number): InterruptCause | null {
     const p = this.host.policy;
-    if (!p.enabled || this.writing) return null;
+    if (!p.enabled || !this.s.spec.handoff || this.writing) return null;
     const t = thresholds(p);
     if (!this.warned && context >= t.warnAt) {
       this.warned = true;
@@ -239,7 +239,7 @@ export class Generations {
    * 41K–56K read as overflows.
    */
   route(o: AttemptOutcome): HandoffRoute | null {
-    if (!this.host.policy.enabled || !this.s.result.session_id) return null;
+    if (!this.host.policy.enabled || !this.s.spec.handoff || !this.s.result.session_id) return null;
     if (o.interrupted === 'handoff') return 'threshold';
     // decided where the failure happened (failure.ts), never re-read from the text here
     if (!o.interrupted && o.failure?.kind === 'context-full') return 'overflow';
@@ -330,7 +330,8 @@ export class Generations {
    */
   private calibrate(o: AttemptOutcome, context: number): void {
     const reached = statedLimit([o.error ?? '', ...o.errors].join('\n')) ?? context;
-    if (!(reached > 0)) return;
+    // an overflow below any real window is a broken reading (window.ts), never a window to live by
+    if (!plausibleWindow(reached)) return;
     rememberOverflow(this.host.env, this.s.spec.model ?? configuredModel(this.host.env), reached);
     if (reached < this.host.policy.window) this.host.policy.window = reached;
   }

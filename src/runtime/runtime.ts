@@ -515,7 +515,7 @@ export class Runtime {
   ): Promise<AttemptOutcome> {
     // a resumed (or forked) session reports its cost since the session began, not since this attempt
     const before = o.resume ? await this.costSoFar(o.resume) : 0;
-    const env = childEnv({ base: this.floor.childBase(), spec, maxRetries: this.cliRetries, extra: { ...compactEnv(spec, this.hand.enabled), ...this.projectEnv }, tmpDir: this.tmpDir, scrub: !this.sandboxed });
+    const env = childEnv({ base: this.floor.childBase(), spec, maxRetries: this.cliRetries, extra: { ...compactEnv(spec, this.hand.enabled && spec.handoff), ...this.projectEnv }, tmpDir: this.tmpDir, scrub: !this.sandboxed });
     const wb = this.workbench;
     const skills = this.skills.plan(spec);
     // the walls are hooks, never prompt wording: every role gets its guards, whatever the caller passed

@@ -64,6 +64,12 @@ export interface AgentSpecOptions {
    * the Runtime's `net`). Default: 'workspace' when the spec or a declared agent has a tool that writes.
    */
   floor?: Floor;
+  /**
+   * Hand a full context to a fresh session (the Runtime's handoff policy; default true). A judge says
+   * false: it is a fresh session every round, and a handoff would hand its verdict to a successor that
+   * never saw the artifact (a fuzzing model's huge usage numbers gave judges handoffs, issue 19).
+   */
+  handoff?: boolean;
 }
 
 /** Tools that change files or run commands: a session with any of them gets the workspace floor by default. */
@@ -100,6 +106,8 @@ export class AgentSpec {
   readonly skills?: SkillSelection;
   readonly plugins?: readonly string[];
   readonly floor: Floor;
+  /** false: this spec never hands off (the child compacts instead) */
+  readonly handoff: boolean;
   /** set by the caller (kept by `with`), or derived from the tools (re-derived by `with`) */
   readonly #floorGiven: Floor | undefined;
 
@@ -144,6 +152,7 @@ export class AgentSpec {
     }
     this.#floorGiven = o.floor;
     this.floor = o.floor ?? defaultFloor(o);
+    this.handoff = o.handoff ?? true;
   }
 
   /** A copy with some fields replaced (specs are values; roles derive variants from them). */
@@ -164,6 +173,7 @@ export class AgentSpec {
       workbench: this.workbench,
       delegateOnly: this.delegateOnly,
     };
+    if (!this.handoff) o.handoff = false;
     if (this.#floorGiven !== undefined) o.floor = this.#floorGiven;
     if (this.model !== undefined) o.model = this.model;
     if (this.effort !== undefined) o.effort = this.effort;

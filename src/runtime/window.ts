@@ -94,6 +94,16 @@ export function calibrationKey(env: EnvMap, model: string): string {
   return `${(env.ANTHROPIC_BASE_URL ?? '').trim() || 'default'}|${model}`;
 }
 
+/**
+ * A window an overflow can really mean. Below 32k the harness's own system prompt and tools (~15–20k)
+ * leave no room to work, and above 10M no model exists: a reading outside is a broken usage field (a
+ * fuzzing model's usage of 10^9 made the binary refuse "Prompt is too long" at an 18k context, and the
+ * 18k was remembered for every later run, issue 19).
+ */
+export const MIN_PLAUSIBLE_WINDOW = 32_000;
+export const MAX_PLAUSIBLE_CONTEXT = 10_000_000;
+export const plausibleWindow = (n: number): boolean => n >= MIN_PLAUSIBLE_WINDOW && n <= MAX_PLAUSIBLE_CONTEXT;
+
 /** The calibration table; a missing or damaged file, or an invalid value, counts as nothing recorded. */
 export function readCalibration(env: EnvMap): Record<string, number> {
   let v: unknown;
@@ -122,7 +132,7 @@ export function calibratedWindow(env: EnvMap, model = configuredModel(env)): num
  */
 export function rememberOverflow(env: EnvMap, model: string, context: number): number | undefined {
   const reached = positiveInt(Math.floor(context));
-  if (reached === undefined) return undefined;
+  if (reached === undefined || !plausibleWindow(reached)) return undefined;
   try {
     // a damaged file is kept aside before a new one is written (never silently overwritten)
     readJsonOrKeepAside(calibrationFile(env), (v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v));

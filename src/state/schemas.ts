@@ -50,6 +50,8 @@ export const FAILURE_KINDS = [
   'interrupted', 'killed', 'store', 'budget', 'internal', 'unknown',
   // the model's answer broke the step's contract: no valid verdict after the one reminder (issue 19)
   'model',
+  // a result its step's gate did not accept: no complete brief, no goal, work the judge did not accept
+  'rejected',
 ] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 

@@ -8,7 +8,7 @@
  */
 import { ConfigError, errorText } from '../errors.js';
 import type { HumanChannel } from '../human/index.js';
-import { event, type EventSink, type FlowerEvent, type StepResult } from '../runtime/index.js';
+import { event, failure, type EventSink, type FlowerEvent, type StepResult } from '../runtime/index.js';
 import type { WorkflowContext, WorkflowRuntime } from './context.js';
 import { Lineage } from './lineage.js';
 import { Step, StepAbort } from './step.js';
@@ -106,7 +106,7 @@ export class Workflow {
       const { result, passed } = outcome;
       // an ok run whose result was not accepted is a failed step: the screen must not say "done",
       // and the manifest row says ok: false with the reason
-      if (!passed && result.ok) rt.amend ? rt.amend(result, { ok: false, error: outcome.why }) : Object.assign(result, { ok: false, error: outcome.why });
+      if (!passed && result.ok) await markRejected(rt, result, outcome.why);
 
       ctx._results[step.name] = result;
       if (result.session_id) {
@@ -183,8 +183,10 @@ export class Workflow {
       }
       if (passed) return { result, passed: true, why: '' };
       if (attempt === step.retries) break;
-      // this attempt's own line (its cost) before the next one starts
-      onEvent?.(event('task', label, { kind: 'attempt', step: step.name, result: { ...result, ok: false, error: reasonOf(result) } }));
+      // this attempt's own line (its cost) before the next one starts, and its row: not accepted is not ok
+      const why = reasonOf(result);
+      if (result.ok) await markRejected(rt, result, why);
+      onEvent?.(event('task', label, { kind: 'attempt', step: step.name, result: { ...result, ok: false, error: why } }));
       const reply = step.onReject && result.session_id ? await step.onReject(result, ctx) : '';
       if (reply) {
         prompt = reply;
@@ -198,4 +200,14 @@ export class Workflow {
     }
     return { result: result!, passed: false, why: reasonOf(result!) };
   }
+}
+
+/**
+ * A result its gate did not accept is a failed row with a typed failure (`rejected`), awaited before the
+ * step goes on: the manifest must never show an accepted-looking row for work nobody accepted.
+ */
+async function markRejected(rt: WorkflowRuntime, result: StepResult, why: string): Promise<void> {
+  const fields = { ok: false, error: why, failure: failure('rejected', why) };
+  if (rt.amend) await rt.amend(result, fields);
+  else Object.assign(result, fields);
 }

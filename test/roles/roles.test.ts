@@ -49,7 +49,8 @@ test('the workers\' web tools are approved for the session, once; not for the co
 
 test('a channel adds its tools (ask and inbox) and its server under the name its tools use', () => {
   const c = coordinator('work', '', {}, { channel, lang: 'en' });
-  assert.deepEqual(c.allowedTools.filter((t) => t.startsWith('mcp__')), channel.toolNames);
+  // the coordinator asks and reads mail; it submits no document (a submit tool is its role's alone)
+  assert.deepEqual(c.allowedTools.filter((t) => t.startsWith('mcp__')), channel.toolNames.filter((t) => !t.includes('__submit_')));
   assert.deepEqual(Object.keys(c.mcpServers), ['human']);
   const source = c.mcpServers.human;
   // a factory, so each query gets a fresh in-process server (one connection per instance)
@@ -98,7 +99,9 @@ test('a clarifier can ask and read but has no write, run or dispatch tool at all
 
 test('a judge reads; it runs Bash only with canRun', () => {
   const j = judge('verdict', { channel, lang: 'en' });
-  assert.deepEqual(j.allowedTools, ['mcp__human__ask', 'mcp__human__submit_brief', 'Read', 'Glob', 'Grep']);
+  // a judge submits goals and verdicts, never a brief
+  assert.deepEqual(j.allowedTools, ['mcp__human__ask', 'Read', 'Glob', 'Grep']);
+  assert.equal(j.handoff, false, 'a fresh session every round never hands its verdict to a successor');
   assert.ok(j.disallowedTools.includes('Bash'));
   assert.equal(j.workbench, false);
   const r = judge('verdict', { canRun: true, lang: 'en' });
@@ -107,6 +110,15 @@ test('a judge reads; it runs Bash only with canRun', () => {
   assert.ok(r.disallowedTools.includes('Write'));
   assert.deepEqual(guardPlan(r), ['allowlist']);
   assert.equal(r.floor, 'read-only', 'it runs the artifact, never changes it');
+});
+
+test('each role is offered only its own submit tool: a clarifier the brief, each judge of the flow its document', () => {
+  const all = { server, toolNames: ['mcp__human__ask', 'mcp__human__inbox', 'mcp__human__submit_brief', 'mcp__human__submit_goal', 'mcp__human__submit_verdict'] };
+  const submits = (tools: readonly string[]) => tools.filter((t) => t.includes('__submit_'));
+  assert.deepEqual(submits(clarifier('c', { channel: all, lang: 'en' }).allowedTools), ['mcp__human__submit_brief']);
+  assert.deepEqual(submits(judge('g', { channel: all, lang: 'en', submits: ['goal'] }).allowedTools), ['mcp__human__submit_goal']);
+  assert.deepEqual(submits(judge('v', { channel: all, lang: 'en', submits: ['verdict'] }).allowedTools), ['mcp__human__submit_verdict']);
+  assert.deepEqual(submits(coordinator('w', '', {}, { channel: all, lang: 'en' }).allowedTools), []);
 });
 
 test('an oracle is read-only and capped at 12 turns and $0.5 by default', () => {

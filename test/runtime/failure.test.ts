@@ -15,6 +15,7 @@ type Api = Parameters<typeof fromApiError>[0];
 const API: Array<[string, Api, FailureKind, boolean]> = [
   ['401 (the binary retries it; we never do)', { error: 'authentication_failed', status: 401, text: 'Invalid API key · Fix external API key' }, 'auth', false],
   ['org not allowed', { error: 'oauth_org_not_allowed', text: 'org not allowed' }, 'auth', false],
+  ['a refusal is the model\'s answer, not a configuration (the same prompt is refused again)', { error: 'invalid_request', text: "API Error: Opus 5.5's safeguards flagged this message" }, 'model', false],
   ['account on hold', { error: 'account_on_hold', text: 'on hold' }, 'auth', false],
   ['cloud credentials', { error: 'cloud_credential_error', text: 'no creds' }, 'auth', false],
   ['billing', { error: 'billing_error', status: 400, text: 'Your credit balance is too low' }, 'quota', false],

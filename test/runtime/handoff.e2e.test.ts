@@ -124,7 +124,7 @@ test('a "prompt is too long" 400 gives a degraded handoff at once, calibrates th
   const task = `refactor the store (TASK-HEAD) ${'x'.repeat(1500)} TASK-TAIL`;
   sim.enqueue(
     { type: 'tool_use', name: 'Bash', input: { command: 'echo one', description: 'one' },
-      usage: { input_tokens: 100, cache_read_input_tokens: 20_000, output_tokens: 30 }, match: { not: { firstUserIncludes: TAKEOVER } } },
+      usage: { input_tokens: 100, cache_read_input_tokens: 40_000, output_tokens: 30 }, match: { not: { firstUserIncludes: TAKEOVER } } },
     // the CLI silently re-sends a 400 five times: sticky, for the old session only
     { ...TOO_LONG, match: (c: SimCall) => !c.firstUser.includes(TAKEOVER) },
     { type: 'text', text: 'recovered on the successor', usage: small, match: { firstUserIncludes: TAKEOVER } },
@@ -135,7 +135,7 @@ test('a "prompt is too long" 400 gives a degraded handoff at once, calibrates th
   try {
     r = await rt.run(worker, task, { stepName: 'a/b:c', onEvent: (e) => events.push(e) });
     // mid-session the CLI says only "Prompt is too long": the last reading is what we know
-    assert.equal(rt.handoffPolicy.window, 20_100, 'the context reached lowers the live window at once');
+    assert.equal(rt.handoffPolicy.window, 40_100, 'the context reached lowers the live window at once');
   } finally { rt.close(); }
   assert.equal(r.ok, true, r.error ?? '');
   assert.equal(r.text, 'recovered on the successor');
@@ -153,7 +153,7 @@ test('a "prompt is too long" 400 gives a degraded handoff at once, calibrates th
   assert.equal(done.payload.degraded, true);
   assert.ok(!events.some((e) => e.kind === 'handoff' && e.payload.phase === 'writing'), 'an overflowing session is not asked to write');
   const cal = readCalibration(testEnv(p, sim.url));
-  assert.deepEqual(Object.entries(cal), [[`${sim.url}|`, 20_100]]);
+  assert.deepEqual(Object.entries(cal), [[`${sim.url}|`, 40_100]]);
 });
 
 test('handoffs that keep degrading stop the step after two in a row, with the window and threshold in the message', async () => {

@@ -73,6 +73,8 @@ test('calibration keeps the minimum, is keyed by base URL and model, and ignores
   assert.equal(rememberOverflow(b, 'm', 90_000), 90_000);
   assert.equal(rememberOverflow(a, 'other', 80_000), 80_000);
   assert.equal(rememberOverflow(a, 'm', 0), undefined, 'no reading, nothing recorded');
+  assert.equal(rememberOverflow(a, 'm', 18_000), undefined, 'below any real window: a broken usage reading, never remembered');
+  assert.equal(rememberOverflow(a, 'm', 2e9), undefined, 'above any real window: the same');
   assert.deepEqual(readCalibration(a), { 'http://gw:1|m': 150_000, 'default|m': 90_000, 'http://gw:1|other': 80_000 });
   assert.equal(calibrationKey(b, 'm'), 'default|m');
   // a hand-edited file with junk: the junk is ignored, the good entries still count

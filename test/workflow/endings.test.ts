@@ -25,7 +25,9 @@ test('an ok run the gate rejects is a failed step: ok:false with the gate\'s rea
   assert.equal(ctx._failedAt, '确认需求');
   assert.equal(seen[0]!.ok, false);
   assert.equal(seen[0]!.error, 'no complete brief (missing: 边界)');
-  assert.deepEqual(rt.amended, [{ step: '确认需求', fields: { ok: false, error: 'no complete brief (missing: 边界)' } }]);
+  assert.deepEqual(rt.amended, [{ step: '确认需求', fields: {
+    ok: false, error: 'no complete brief (missing: 边界)', failure: { kind: 'rejected', retryable: false, message: 'no complete brief (missing: 边界)' },
+  } }]);
 });
 
 test('a rejected round reports its own line (cost, reason) before the next round; the judge\'s verdict lands on its row with n/m', async () => {
@@ -33,11 +35,18 @@ test('a rejected round reports its own line (cost, reason) before the next round
     new Verdict({ state: 'not_yet', reason: 'two checks fail', checks: [{ item: 'a', pass: true, evidence: 'e' }, { item: 'b', pass: false, evidence: '' }, { item: 'c', pass: false, evidence: '' }] }),
     new Verdict({ state: 'achieved', reason: '', checks: [{ item: 'a', pass: true, evidence: 'e' }, { item: 'b', pass: true, evidence: 'e' }, { item: 'c', pass: true, evidence: 'e' }] }),
   ];
+  const rt = new AmendingRuntime([{ cost_usd: 0.1 }, { cost_usd: 0.02 }, { cost_usd: 0.3 }, { cost_usd: 0.04 }]);
+  // one verdict per judge run, taken after it (the gate clears a stale submission before the judge runs)
+  let judgeRuns = 0;
   const channel = {
     server: {}, toolNames: [], ask: async () => ({ state: 'timeout' }),
-    takeSubmission: (k: string) => (k === 'verdict' ? verdicts.shift() ?? null : null),
+    takeSubmission: (k: string) => {
+      const n = rt.calls.filter((c) => c.stepName.includes('判定')).length;
+      if (k !== 'verdict' || n === judgeRuns) return null;
+      judgeRuns = n;
+      return verdicts.shift() ?? null;
+    },
   } as unknown as FlowChannel;
-  const rt = new AmendingRuntime([{ cost_usd: 0.1 }, { cost_usd: 0.02 }, { cost_usd: 0.3 }, { cost_usd: 0.04 }]);
   const work = withGoal(new Step('干活', spec, 'work'), spec, channel, { goalPath: '/nonexistent/目标.md', manifestPath: '/x', rounds: 2, lang: 'en' });
   const events: { kind: string; payload: Record<string, unknown> }[] = [];
   const ctx = await new Workflow([work], { continuous: false }).run(rt, { onEvent: (e) => events.push(e) });
@@ -48,8 +57,9 @@ test('a rejected round reports its own line (cost, reason) before the next round
   const attempt = tasks[1]!.result as StepResult;
   assert.equal(attempt.cost_usd, 0.1, 'the rejected round shows its own cost');
   assert.equal(attempt.error, 'verdict not_yet (1/3): two checks fail');
-  assert.deepEqual(rt.amended.map((a) => [a.step, a.fields.verdict]), [
+  assert.deepEqual(rt.amended.map((a) => [a.step, a.fields.verdict ?? a.fields.failure?.kind]), [
     ['干活·判定#1', { outcome: 'not_yet', passed: 1, total: 3 }],
+    ['干活', 'rejected'],
     ['干活·判定#2', { outcome: 'achieved', passed: 3, total: 3 }],
   ]);
 });

@@ -24,11 +24,19 @@ class FakeChannel implements FlowChannel {
     this.asked.push(q);
     return this.answers.shift() ?? { state: 'timeout', answer: null };
   }
+  /** the runtime whose judge runs "submit" the queued verdicts: one per judge run, taken after it */
+  rt: FakeRuntime | undefined;
+  private judgeRunsSeen = 0;
   takeSubmission(kind: 'brief'): Brief | null;
   takeSubmission(kind: 'goal'): Goal | null;
   takeSubmission(kind: 'verdict'): Verdict | null;
   takeSubmission(kind: 'brief' | 'goal' | 'verdict'): Brief | Goal | Verdict | null {
-    return kind === 'verdict' ? this.verdicts.shift() ?? null : null;
+    if (kind !== 'verdict') return null;
+    const judgeRuns = this.rt ? this.rt.calls.filter((c) => c.stepName.includes('判定')).length : Number.POSITIVE_INFINITY;
+    // a take before any new judge run (the gate clears stale submissions first) finds nothing
+    if (judgeRuns === this.judgeRunsSeen) return null;
+    this.judgeRunsSeen = judgeRuns;
+    return this.verdicts.shift() ?? null;
   }
 }
 
@@ -44,6 +52,7 @@ const achieved = (goal = GOAL) => new Verdict({
 });
 
 function workflow(rt: FakeRuntime, ch: FakeChannel, rounds = 3) {
+  ch.rt = rt;
   const p = paths(rt);
   const work = withGoal(new Step('干活', spec, 'work'), new AgentSpec({ name: 'judge' }), ch, { goalPath: p.goalPath, manifestPath: p.manifestPath, rounds, lang: 'zh' });
   return new Workflow([
@@ -153,6 +162,7 @@ test('a judge that can submit but did not is told once, in the same session; a v
 test('in English the worker is told why in English', async () => {
   const rt = new FakeRuntime([{ text: BRIEF }, { text: GOAL }, { text: 'w' }, {}, { text: 'w2' }, {}]);
   const ch = new FakeChannel([], [new Verdict({ state: 'achieved', reason: '', checks: [] }), achieved()]);
+  ch.rt = rt;
   const p = paths(rt);
   const work = withGoal(new Step('干活', spec, 'work'), new AgentSpec({ name: 'judge' }), ch, { goalPath: p.goalPath, manifestPath: p.manifestPath, rounds: 2, lang: 'en' });
   const ctx = await new Workflow([clarifyStep(spec, ch, 'x', { briefPath: p.briefPath, lang: 'en' }), goalStep(spec, ch, { goalPath: p.goalPath, lang: 'en' }), work]).run(rt);
@@ -228,6 +238,7 @@ test('no runtime in ctx means the gate refuses to pass unjudged work', async () 
 test('remarks the person sent during the run reach the judge with the goal', async () => {
   const rt = new FakeRuntime([{ text: BRIEF }, { text: GOAL }, { text: 'w' }, {}]);
   const ch = new FakeChannel([], [achieved()]);
+  ch.rt = rt;
   const p = paths(rt);
   const work = withGoal(new Step('干活', spec, (ctx) => {
     // the person types a remark while the work runs: it lands in 需求.md as 运行中补充

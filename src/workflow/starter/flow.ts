@@ -115,7 +115,7 @@ export async function starterFlow(ask: string, o: StarterOptions): Promise<Start
   steps.push(clarify);
   if (!o.clarifyOnly) {
     const useGoal = o.goal ?? true;
-    if (useGoal) steps.push(goalStep(judge('设定目标', { channel: ch, lang }), ch, { goalPath, alwaysSet: amended, lang }));
+    if (useGoal) steps.push(goalStep(judge('设定目标', { channel: ch, lang, submits: ['goal'] }), ch, { goalPath, alwaysSet: amended, lang }));
     const workers = o.workers ?? {
       worker: worker(lang === 'zh' ? '动手干活的人:写代码、跑命令、改文件' : 'hands-on worker: writes code, runs commands, edits files', '', { isolate: o.isolate ?? false, lang }),
     };
@@ -130,7 +130,7 @@ export async function starterFlow(ask: string, o: StarterOptions): Promise<Start
     };
     let work = new Step('干活', coord, workPrompt, { resumePrompt });
     if (useGoal) {
-      work = withGoal(work, judge('干活·判定', { channel: ch, canRun: o.judgeCanRun ?? false, lang }), ch, {
+      work = withGoal(work, judge('干活·判定', { channel: ch, canRun: o.judgeCanRun ?? false, lang, submits: ['verdict'] }), ch, {
         goalPath, briefPath, manifestPath: layout.manifest, rounds: o.rounds ?? 3, lang,
       });
     }

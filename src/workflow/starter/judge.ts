@@ -45,11 +45,16 @@ async function recordVerdict(v: Verdict, j: StepResult, ctx: WorkflowContext): P
   return { passed, total };
 }
 
-/** The round's verdict, believed: the submitted one, else a clear prose verdict; held against the goal. Null: none. */
+/**
+ * The round's verdict, believed: the submitted one, else a clear prose verdict; held against the goal.
+ * Null: none — and none from a judge run that failed (a fuzzing model's judge submitted, then its
+ * session was refused: the flow exited 0 "achieved" on a failed row, issue 19).
+ */
 function verdictOf(channel: FlowChannel, j: StepResult, checks: readonly string[], lang: Lang, prose: boolean): Verdict | null {
   const submitted = channel.takeSubmission('verdict');
+  if (!j.ok) return null;
   if (submitted && submitted.state !== '') return reviewVerdict(submitted, checks, lang).verdict;
-  if (!prose || !j.ok) return null;
+  if (!prose) return null;
   const parsed = Verdict.parse(j.text);
   return parsed.state === '' ? null : reviewVerdict(parsed, checks, lang).verdict;
 }
@@ -69,6 +74,8 @@ async function judgeRound(rt: WorkflowRuntime, spec: AgentSpec, channel: FlowCha
   const prose = !channel.toolNames.includes(SUBMIT_VERDICT);
   const opts = { stepName, ...(ctx._onEvent ? { onEvent: ctx._onEvent } : {}) };
   channel.verdictReviewer?.expect(checks);
+  // a verdict submitted before this judge ran is nobody's: it must not judge this round
+  channel.takeSubmission('verdict');
   const j = await rt.run(spec, prompt, opts);
   const v = verdictOf(channel, j, checks, lang, prose);
   if (v || !j.ok || prose || !j.session_id) return { verdict: v, row: j };
