@@ -125,3 +125,35 @@ test('regression (fuzz fault: a stalled worker stream): a worker whose model goe
   const work = rows(p).find((x) => x.step === '干活')!;
   assert.ok((work as unknown as { errors: string[] }).errors.some((e) => /watchdog: no data from a worker's model for 6s/.test(e)), JSON.stringify(work));
 });
+
+test('regression (fuzz seed 5006, unknown_tool + prose): another role\'s submit_verdict is refused, and a stale verdict never passes the work', async () => {
+  const p = project('mis-stale');
+  sim.reset();
+  sim.enqueue(
+    // the clarifier reaches for the judge's tool first: it is not its tool
+    { type: 'tool_use', match: clarifier, name: 'mcp__human__submit_verdict', input: { state: 'achieved', reason: 'done', checks: CHECKS.map((item) => ({ item, pass: true, evidence: 'trust me' })) } },
+    ...setup(), work('nothing built'),
+    { type: 'text', match: judge, text: 'It looks done to me.' }, { type: 'text', match: judge, text: 'Done.' },
+  );
+  const r = await go(p, ['write md2html']);
+  assert.equal(r.code, 1, r.stderr + r.stdout);
+  assert.doesNotMatch(r.stdout, /verdict: achieved/);
+  const refused = sim.messageRequests().flatMap((m) => toolResultsOf(m.body)).find((t) => /submit_verdict is not one of this role's tools/.test(t.content));
+  assert.ok(refused, 'the clarifier was told the tool is not its');
+  assert.equal(rows(p).filter((x) => x.verdict).length, 0, 'no row carries a verdict nobody gave');
+});
+
+test('regression (fuzz seed 30, refusal): a verdict from a judge run that then failed is not believed; the run stops with a typed failure', async () => {
+  const p = project('mis-refused');
+  sim.reset();
+  // the judge submits, then its session fails for good (the binary re-sends a 400 five times: sticky)
+  sim.enqueue(...setup(), work('done'), submit('achieved', all()),
+    { type: 'error', match: judge, status: 400, message: "Opus 5.5's safeguards flagged this message", sticky: true });
+  const r = await go(p, ['write md2html']);
+  assert.equal(r.code, 1, r.stderr + r.stdout);
+  assert.doesNotMatch(r.stdout, /verdict: achieved/);
+  const j = rows(p).find((x) => x.step === '干活·判定#1')!;
+  assert.equal(j.ok, false);
+  assert.ok(j.failure, 'a typed failure on the judge row');
+  assert.equal(j.verdict, undefined);
+});
