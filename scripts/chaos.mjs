@@ -27,7 +27,7 @@ import Database from 'better-sqlite3';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'flower.js');
-const { startSim } = await import(path.join(ROOT, 'dist', 'sim', 'index.js'));
+const { startSim, mulberry32 } = await import(path.join(ROOT, 'dist', 'sim', 'index.js'));
 
 // ── options ──────────────────────────────────────────────────────────────────────────────────
 const argv = process.argv.slice(2);
@@ -44,17 +44,8 @@ const KEEP = flag('keep');
 const VERBOSE = flag('verbose');
 const PROC_TIMEOUT_MS = Number(opt('timeout', '240')) * 1000;
 
-// mulberry32: a tiny seeded generator, so the plan (phases, delays, signals) is reproducible
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// a tiny seeded generator (mulberry32), so the plan (phases, delays, signals) is reproducible
+const rng = mulberry32;
 
 // ── the scripted model ───────────────────────────────────────────────────────────────────────
 const WORKER_MARK = '[chaos-worker]';

@@ -267,9 +267,10 @@ function rowProblems(rows, ws, judges) {
     const missed = wanted.filter((w) => !judged.has(w));
     if (checks.length > 0 && missed.length > 0) bugs.push({ reason: `judge row ${r.step}: achieved accepted judging ${wanted.length - missed.length} of ${wanted.length} goal checks`, known: 'partial-verdict' });
   }
+  // a round is a label (干活·判定#N): the reminder after a round with no verdict is a second row of the same round
   const perRun = new Map();
-  for (const r of rows) if (isJudge(r.step)) perRun.set(r.run, (perRun.get(r.run) ?? 0) + 1);
-  for (const [run, n] of perRun) if (n > ROUNDS) bugs.push({ reason: `run ${run} spent ${n} judge rounds (limit ${ROUNDS})` });
+  for (const r of rows) if (isJudge(r.step)) perRun.set(r.run, (perRun.get(r.run) ?? new Set()).add(r.step));
+  for (const [run, labels] of perRun) if (labels.size > ROUNDS) bugs.push({ reason: `run ${run} spent ${labels.size} judge rounds (limit ${ROUNDS})` });
   return bugs;
 }
 

@@ -6,6 +6,8 @@
  *   read-only glance, and with a path wall (guards/paths) every write and read decided on the resolved
  *   path (HT002: without a wall a judge ran Bash 11 times it was never given; issue 10: a deny-list let
  *   EnterWorktree and CronCreate through; issue 18: Write reached ~/.ssh);
+ * - every role: the repeat guard (guards/repeat) — the same call with the same input, again and again, is
+ *   refused (issue 19: a model stuck in a loop);
  * - with workers marked isolated(): isolateGuard;
  * - the output guard (guards/redact) when there are secrets to keep out of outputs or a workbench to
  *   spill into: known secret values replaced, then long outputs spilled;
@@ -24,6 +26,7 @@ import { allowlistGuard, toolPolicy } from './allowlist.js';
 import { failClosed } from './failclosed.js';
 import type { PathWall } from './paths.js';
 import { outputGuard } from './redact.js';
+import { repeatGuard } from './repeat.js';
 import { glanceWrap } from './sandbox.js';
 import type { Workbench } from './workbench.js';
 
@@ -58,7 +61,8 @@ export interface GuardHooksOptions {
 
 /** The names of the guards guardHooks would install, in order (for logs and tests). */
 export function guardPlan(spec: GuardedSpec, o: Pick<GuardHooksOptions, 'workbench' | 'spillThreshold' | 'secrets'> = {}): string[] {
-  const plan: string[] = ['allowlist'];
+  // every role: the same call again and again is refused, then cut (guards/repeat)
+  const plan: string[] = ['allowlist', 'repeat'];
   if (spec.agents && Object.values(spec.agents).some(wantsIsolation)) plan.push('isolate');
   const spills = o.workbench !== undefined && (o.spillThreshold ?? SPILL_THRESHOLD) > 0;
   if (spills || o.secrets) plan.push('output');
@@ -79,6 +83,7 @@ export function guardHooks(spec: GuardedSpec, o: GuardHooksOptions = {}): Hooks 
       case 'allowlist': add('PreToolUse', allowlistGuard(toolPolicy(spec, {
         lang, paths: o.paths, ...(o.trustedServers ? { trustedServers: o.trustedServers } : {}), ...(o.wrapGlances ? { wrapGlance: glanceWrap } : {}),
       }))); break;
+      case 'repeat': add('PreToolUse', repeatGuard({ lang })); break;
       case 'isolate': add('PreToolUse', isolateGuard(spec.agents ?? {}, o.onIsolate ? { onInject: o.onIsolate } : {})); break;
       case 'output': add('PostToolUse', outputGuard({
         secrets: o.secrets ?? (() => []), lang,

@@ -30,3 +30,4 @@ export { isSecretName, isSecretValue, secretsIn, scrubScript, redact, startupFil
 export type { SecretsFound } from './secrets.js';
 export { HOME_CREDENTIALS, SYSTEM_CREDENTIALS, SHELL_STARTUP_FILES, isCredentialName, isEnvFileName, homeCredentialPaths } from './credentials.js';
 export { pathRefusalText } from './messages.js';
+export { repeatGuard, Streaks, canonical, REPEAT_DENY, REPEAT_CUT } from './repeat.js';

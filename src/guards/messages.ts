@@ -35,6 +35,10 @@ export const GUARD_TEXT = {
     zh: (type: string) => `${type} 不是声明过的 worker,不能用工具。结束并把情况报告回去。`,
     en: (type: string) => `${type} is not a declared worker and may use no tools. Stop and report back.`,
   },
+  repeated: {
+    zh: (tool: string, n: number) => `这个 ${tool} 调用(参数完全相同)已经连着做了 ${n} 次,结果不会变。用已有的结果,换个做法,或者结束并回复。`,
+    en: (tool: string, n: number) => `This exact ${tool} call (same input) was already made ${n} times in a row; its result will not change. Use what it returned, try something else, or finish with your reply.`,
+  },
   unsandboxed: {
     zh: '命令只能在沙箱里跑(dangerouslyDisableSandbox 不可用)。去掉这个参数重试;沙箱拦下的操作就是不允许做的。',
     en: 'Commands run only inside the sandbox (dangerouslyDisableSandbox is not available). Retry without it; what the sandbox refuses is not allowed here.',

@@ -12,11 +12,13 @@ import { errorText } from '../errors.js';
 import { failure, fromApiError, fromInterrupt, fromResultSubtype, fromText, type ApiErrorSignal, type StepFailure } from './failure.js';
 import { contextOf, isSyntheticAssistant, normalize, type EventSink, type FlowerEvent } from './events.js';
 import { Silence } from './silence.js';
+import { REPEAT_CUT, Streaks } from '../guards/repeat.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export type InterruptCause = 'watchdog' | 'human' | 'handoff';
+/** why flower cut an attempt short: silence, a person, a full context, or the same call made again and again (guards/repeat) */
+export type InterruptCause = 'watchdog' | 'human' | 'handoff' | 'loop';
 
 export interface AttemptOutcome {
   sessionId: string | null;
@@ -63,6 +65,8 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
   let last: Obj | null = null;
   // who owes output (the main thread, or a foreground worker's model): the watchdog counts only then
   const silence = new Silence();
+  // the same call again and again, per thread: refused from REPEAT_DENY on (guards/repeat), cut here
+  const streaks = new Streaks();
   // the binary's own words about an API failure: the synthetic assistant's kind wins over an api_retry's
   let apiSignal: Omit<ApiErrorSignal, 'text'> | null = null;
   let thrown: unknown;
@@ -131,6 +135,11 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
         case 'stream_event':
           break;
         case 'assistant': {
+          const loop = repeated(m, main, streaks);
+          if (loop) {
+            out.errors.push(loop);
+            cut('loop');
+          }
           if (!main) break;
           const msg = isObj(m.message) ? m.message : {};
           if (isSyntheticAssistant(m)) {
@@ -211,6 +220,7 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
     out.ok = false;
     out.error = out.interrupted === 'human' ? 'interrupted-by-human'
       : out.interrupted === 'handoff' ? 'context-full-handoff'
+      : out.interrupted === 'loop' ? out.errors.find((e) => e.startsWith('the model made')) ?? 'loop'
       : out.errors.find((e) => e.startsWith('watchdog')) ?? 'watchdog';
     out.failure = fromInterrupt(out.interrupted, out.error);
   }
@@ -238,4 +248,17 @@ function decide(last: Obj | null, subtype: string, error: string, api: Omit<ApiE
   if (api || status !== null) return fromApiError({ ...(api ?? {}), status, text: error });
   // no API signal: a failed resume, a crash at startup, a thrown spawn error — said only in text
   return fromText(thrown !== undefined && !last ? errorText(thrown) : error);
+}
+
+/** The line that says a thread repeated one call REPEAT_CUT times in a row, or null. */
+function repeated(m: Obj, main: boolean, streaks: Streaks): string | null {
+  const msg = isObj(m.message) ? m.message : {};
+  const thread = main ? 'main' : String(m.parent_tool_use_id);
+  for (const b of Array.isArray(msg.content) ? msg.content : []) {
+    if (!isObj(b) || b.type !== 'tool_use' || typeof b.name !== 'string') continue;
+    if (streaks.see(thread, b.name, b.input) >= REPEAT_CUT) {
+      return `the model made the same ${b.name} call ${REPEAT_CUT} times in a row${main ? '' : ' (in a worker)'} and would not stop; cut the turn`;
+    }
+  }
+  return null;
 }

@@ -150,8 +150,10 @@ export function fromResultSubtype(subtype: string, text: string): StepFailure | 
 }
 
 /** What each flower-made cut means. */
-export function fromInterrupt(cause: 'watchdog' | 'human' | 'handoff', message: string): StepFailure {
+export function fromInterrupt(cause: 'watchdog' | 'human' | 'handoff' | 'loop', message: string): StepFailure {
   if (cause === 'human') return failure('interrupted', message);
+  // a model stuck on one call after being told its result will not change: another attempt would repeat it
+  if (cause === 'loop') return failure('model', message);
   if (cause === 'handoff') return failure('context-full', message);
   return failure('timeout', message);
 }

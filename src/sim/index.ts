@@ -28,4 +28,5 @@ export type { FuzzOptions, FuzzDecision, FuzzModel } from './fuzz/model.js';
 export { FAULT_KINDS, FAULTS, DEFAULT_LIMITS } from './fuzz/faults.js';
 export type { FaultKind, FaultSpec, FuzzLimits } from './fuzz/faults.js';
 export { FUZZ_ROLES, roleOf as fuzzRoleOf } from './fuzz/read.js';
+export { mulberry32 } from './fuzz/rng.js';
 export type { FuzzRole } from './fuzz/read.js';

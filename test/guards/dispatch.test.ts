@@ -15,13 +15,13 @@ const def = (): AgentDefinition => ({ description: 'builds', prompt: 'build', to
 
 // [behaviour, spec options, workbench?, spill threshold, plan]
 const PLANS: Array<[string, ConstructorParameters<typeof AgentSpec>[0], boolean, number | undefined, string[]]> = [
-  ['a plain role without a workbench gets only the allowlist', { name: 'a' }, false, undefined, ['allowlist']],
-  ['a plain role with a workbench also spills (the output guard) and indexes', { name: 'a' }, true, undefined, ['allowlist', 'output', 'index']],
-  ['a delegating role without a workbench still gets its wall', { name: 'c', delegateOnly: true }, false, undefined, ['allowlist']],
-  ['a delegating role with a workbench', { name: 'c', delegateOnly: true }, true, undefined, ['allowlist', 'output', 'index']],
-  ['spill threshold 0 keeps the index but not the spill', { name: 'a' }, true, 0, ['allowlist', 'index']],
-  ['an isolated worker adds the isolate guard', { name: 'c', delegateOnly: true, agents: { w: isolated(def()) } }, false, undefined, ['allowlist', 'isolate']],
-  ['workers without the mark add nothing', { name: 'c', delegateOnly: true, agents: { w: def() } }, false, undefined, ['allowlist']],
+  ['a plain role without a workbench gets the allowlist and the repeat guard', { name: 'a' }, false, undefined, ['allowlist', 'repeat']],
+  ['a plain role with a workbench also spills (the output guard) and indexes', { name: 'a' }, true, undefined, ['allowlist', 'repeat', 'output', 'index']],
+  ['a delegating role without a workbench still gets its wall', { name: 'c', delegateOnly: true }, false, undefined, ['allowlist', 'repeat']],
+  ['a delegating role with a workbench', { name: 'c', delegateOnly: true }, true, undefined, ['allowlist', 'repeat', 'output', 'index']],
+  ['spill threshold 0 keeps the index but not the spill', { name: 'a' }, true, 0, ['allowlist', 'repeat', 'index']],
+  ['an isolated worker adds the isolate guard', { name: 'c', delegateOnly: true, agents: { w: isolated(def()) } }, false, undefined, ['allowlist', 'repeat', 'isolate']],
+  ['workers without the mark add nothing', { name: 'c', delegateOnly: true, agents: { w: def() } }, false, undefined, ['allowlist', 'repeat']],
 ];
 
 for (const [name, o, withWb, threshold, plan] of PLANS) {
@@ -37,14 +37,14 @@ for (const [name, o, withWb, threshold, plan] of PLANS) {
 }
 
 test('dispatcher: secrets to keep out of outputs add the output guard, with or without a workbench', () => {
-  assert.deepEqual(guardPlan(new AgentSpec({ name: 'a' }), { secrets: () => ['sk-ant-secret-value'] }), ['allowlist', 'output']);
-  assert.deepEqual(guardPlan(new AgentSpec({ name: 'a' }), { secrets: () => [], spillThreshold: 0 }), ['allowlist', 'output']);
+  assert.deepEqual(guardPlan(new AgentSpec({ name: 'a' }), { secrets: () => ['sk-ant-secret-value'] }), ['allowlist', 'repeat', 'output']);
+  assert.deepEqual(guardPlan(new AgentSpec({ name: 'a' }), { secrets: () => [], spillThreshold: 0 }), ['allowlist', 'repeat', 'output']);
 });
 
 test('dispatcher: every PreToolUse matcher fails closed in the binary too (onFailure block, a timeout)', () => {
   const spec = new AgentSpec({ name: 'c', delegateOnly: true, agents: { w: isolated(def()) } });
   const pre = guardHooks(spec, { lang: 'en' }).PreToolUse!;
-  assert.equal(pre.length, 2);
+  assert.equal(pre.length, 3, 'allowlist, repeat, isolate');
   for (const m of pre) {
     assert.equal(m.onFailure, 'block');
     assert.ok((m.timeout ?? 0) > 0 && (m.timeout ?? 0) <= 60);

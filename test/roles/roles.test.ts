@@ -22,7 +22,7 @@ test('a coordinator may glance, dispatch, track and read — its allowlist; it i
   assert.equal(c.floor, 'workspace', 'its workers write, and they share its sandbox');
   assert.ok(c.instructions.startsWith(COORDINATOR_RULES.en));
   assert.ok(c.instructions.endsWith('Ship it.'), 'user instructions come after the rules');
-  assert.deepEqual(guardPlan(c), ['allowlist']);
+  assert.deepEqual(guardPlan(c), ['allowlist', 'repeat']);
 });
 
 test('without glance the coordinator has no Bash of its own; the session still pre-approves its workers\' tools (a subagent asks the session\'s rules)', () => {
@@ -91,7 +91,7 @@ test('a clarifier can ask and read but has no write, run or dispatch tool at all
   assert.equal(c.maxTurns, undefined);
   assert.equal(c.permissionMode, 'default');
   assert.equal(c.delegateOnly, false);
-  assert.deepEqual(guardPlan(c), ['allowlist']);
+  assert.deepEqual(guardPlan(c), ['allowlist', 'repeat']);
   assert.equal(c.floor, 'read-only');
   assert.equal(c.instructions, CLARIFIER_RULES.en);
   assert.deepEqual(clarifier('c', { canRead: false, lang: 'en' }).allowedTools, []);
@@ -108,7 +108,7 @@ test('a judge reads; it runs Bash only with canRun', () => {
   assert.deepEqual(r.allowedTools, ['Read', 'Glob', 'Grep', 'Bash']);
   assert.ok(!r.disallowedTools.includes('Bash'));
   assert.ok(r.disallowedTools.includes('Write'));
-  assert.deepEqual(guardPlan(r), ['allowlist']);
+  assert.deepEqual(guardPlan(r), ['allowlist', 'repeat']);
   assert.equal(r.floor, 'read-only', 'it runs the artifact, never changes it');
 });
 

@@ -133,8 +133,9 @@ test('the judge reads what the checklist names, then judges every item with evid
 /** A call of `role` on which `kind` can act (a tool-call turn when it needs one). */
 function callFor(kind: FaultKind): SimCall {
   for (const role of ['goal', 'worker', 'judge', 'coordinator', 'clarify'] as Role[]) {
-    const c = callOf(role);
-    if (decide(c, { seed: 1, rate: 1, only: kind }).decision.fault === kind) return c;
+    for (const c of [callOf(role), callOf(role, { messages: round([{ name: 'Glob', input: { pattern: '**/*' } }], ['README.md']) })]) {
+      if (decide(c, { seed: 1, rate: 1, only: kind }).decision.fault === kind) return c;
+    }
   }
   throw new Error(`no role takes ${kind}`);
 }
@@ -180,6 +181,7 @@ const LOOKS: Record<FaultKind, (item: SimItem, call: SimCall) => void> = {
   sse_error: (item) => assert.equal((item as Sse).events.at(-1)!.event, 'error'),
   slow: (item) => assert.ok(item.type === 'sse' ? item.events.some((e) => (e.delayMs ?? 0) >= 1000) : ((item as { chunkDelayMs?: number }).chunkDelayMs ?? 0) > 0),
   http_error: (item) => assert.equal(item.type, 'error'),
+  stuck: (item) => assert.deepEqual(calls(item), [{ name: 'Glob', input: { pattern: '**/*' } }]),
 };
 
 test('every fault kind can be forced on its own, looks like itself on the wire, and is a valid sim item', () => {
@@ -289,4 +291,23 @@ test('a later round of the coordinator passes the feedback on and names the atte
   const [second] = calls(plausible(later));
   assert.doesNotMatch(String(first!.input.prompt), /attempt/);
   assert.match(String(second!.input.prompt), /This is attempt 2; the feedback on the last one: The judge says: sample\.html is missing\./);
+});
+
+test('a stuck conversation makes its last call again on every turn, refused or not; the others are never stuck', () => {
+  const glob = { name: 'Glob', input: { pattern: '**/*' } };
+  let messages = round([glob], ['README.md']);
+  for (let turn = 0; turn < 15; turn++) {
+    const { item, decision } = decide(callOf('worker', { messages }), { seed: 3, rate: 1, only: 'stuck' });
+    assert.equal(decision.fault, 'stuck');
+    assert.deepEqual(calls(item), [glob]);
+    messages = [...messages, ...round([glob], [{ text: 'PreToolUse:Glob hook error: this exact call was made 5 times', error: true }])];
+  }
+  // drawn once per conversation: with a rate of 0.5, some conversations are stuck and the rest never are
+  const stuckOnes = Array.from({ length: 40 }, (_, seed) => seed).filter((seed) => {
+    const first = decide(callOf('worker', { messages: round([glob], ['a']) }), { seed, rate: 0.5, only: 'stuck' }).decision.fault;
+    const later = decide(callOf('worker', { messages: [...round([glob], ['a']), ...round([glob], ['b'])] }), { seed, rate: 0.5, only: 'stuck' }).decision.fault;
+    assert.equal(first, later, `seed ${seed}`);
+    return first === 'stuck';
+  });
+  assert.ok(stuckOnes.length > 5 && stuckOnes.length < 35, String(stuckOnes.length));
 });

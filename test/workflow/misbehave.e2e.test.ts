@@ -157,3 +157,30 @@ test('regression (fuzz seed 30, refusal): a verdict from a judge run that then f
   assert.ok(j.failure, 'a typed failure on the judge row');
   assert.equal(j.verdict, undefined);
 });
+
+test('regression (fuzz fault: stuck): a coordinator that makes the same call forever is refused from the 6th time and cut at the 12th, each round; the run stops cleanly with a typed failure', async () => {
+  const p = project('mis-stuck');
+  sim.reset();
+  const glob: SimItem = { type: 'tool_use', match: coordinator, name: 'Glob', input: { pattern: '**/*.md' } };
+  // more than enough for three rounds: the cut must come from flower, never from the script running out
+  sim.enqueue(...setup(), ...Array.from({ length: 60 }, () => glob));
+  const r = await go(p, ['write md2html']);
+  assert.equal(r.code, 1, r.stderr + r.stdout);
+  const lines = r.stderr.trim().split('\n').filter((l) => l.startsWith('x '));
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0]!, /^x step '干活' failed: the model made the same Glob call 12 times in a row and would not stop; cut the turn — run `flower` here to continue$/);
+  const work = rows(p).filter((x) => /^干活(#round\d+)?$/.test(x.step));
+  assert.deepEqual(work.map((x) => [x.step, x.ok, x.failure?.kind]), [['干活', false, 'model'], ['干活#round2', false, 'model'], ['干活#round3', false, 'model']]);
+  assert.equal(rows(p).filter((x) => x.step.includes('判定')).length, 0, 'nothing to judge: no round finished');
+  // what the model read in the first round: five real results, then the refusal that says the result will not change
+  const seen = new Map<string, string>();
+  const coordinatorRequests = sim.messageRequests().filter((m) => JSON.stringify(m.body.tools ?? []).includes('"Agent"'));
+  for (const m of coordinatorRequests) for (const t of toolResultsOf(m.body)) seen.set(t.tool_use_id, t.content);
+  const results = [...seen.values()];
+  assert.ok(results.slice(0, 5).every((c) => !/was already made/.test(c)), results.slice(0, 5).join(' | '));
+  assert.ok(results.slice(5, 11).every((c) => /This exact Glob call \(same input\) was already made \d+ times in a row/.test(c)), results.slice(5, 11).join(' | '));
+  // each round is cut at its 12th call (a request or two may be in flight at the cut), never retried within the round
+  const asked = coordinatorRequests.length;
+  assert.ok(asked >= 36 && asked <= 42, `${asked} coordinator requests`);
+  assert.doesNotMatch(r.stderr + r.stdout, /\n\s+at .+:\d+:\d+|Unhandled|TypeError/, 'no stack trace');
+});

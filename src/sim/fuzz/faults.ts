@@ -13,7 +13,7 @@ import { documentFor, type Plan, type TurnContext } from './turns.js';
 
 export const FAULT_KINDS = [
   'prose', 'bad_fields', 'unknown_tool', 'repeat', 'bad_json', 'max_tokens_cut', 'empty', 'refusal', 'huge',
-  'unknown_block', 'usage', 'drop_mid', 'sse_error', 'slow', 'http_error',
+  'unknown_block', 'usage', 'drop_mid', 'sse_error', 'slow', 'http_error', 'stuck',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -44,6 +44,11 @@ export interface FaultSpec {
   describe: string;
   /** Only a stream can carry it (a `stream:false` fallback request is answered plausibly). */
   streamOnly?: boolean;
+  /**
+   * Drawn once per conversation, not per request: a conversation it falls on keeps it on every later
+   * turn it applies to (a model stuck in a loop), at `rate` × its share of the weights.
+   */
+  conversation?: boolean;
   /** Can it spoil this turn at all (e.g. bad_fields needs a tool call)? */
   applies?: (f: Pick<FaultInput, 'ctx' | 'plan'>) => boolean;
   make: (f: FaultInput) => Faulted;
@@ -185,6 +190,12 @@ function repeat(f: FaultInput): Faulted {
   const n = f.draw.int(2, 5);
   const c = f.plan.calls[0]!;
   return { variant: `parallel:${n}`, item: { type: 'tool_use', tools: Array.from({ length: n }, (): SimToolCall => ({ name: c.name, input: c.input ?? {} })) } };
+}
+
+/** Stuck: the last call of the conversation made again, with the same input, whatever came back. */
+function stuck(f: FaultInput): Faulted {
+  const last = f.ctx.all.at(-1)!;
+  return { variant: `again:${f.ctx.all.filter((c) => c.name === last.name && JSON.stringify(c.input) === JSON.stringify(last.input)).length}`, item: { type: 'tool_use', name: last.name, input: last.input } };
 }
 
 function maxTokensCut(f: FaultInput): Faulted {
@@ -335,5 +346,10 @@ export const FAULTS: Readonly<Record<FaultKind, FaultSpec>> = {
       const status = f.draw.pick([529, 500, 429] as const);
       return { variant: String(status), item: { type: 'error', status, ...(status === 500 ? {} : { headers: { 'retry-after': '1' } }) } };
     },
+  },
+  stuck: {
+    weight: 3, conversation: true, applies: (f) => f.ctx.all.length > 0,
+    describe: 'a conversation stuck in a loop: from its first call on, every turn makes its last call again with the same input, refused or not',
+    make: stuck,
   },
 };

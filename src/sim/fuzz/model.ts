@@ -97,15 +97,31 @@ function decideResolved(call: SimCall, r: Resolved): { item: SimItem; decision: 
   let fault: FaultKind | null = null;
   let variant: string | null = null;
   let item: SimItem = planItem(plan);
-  if (r.roles.has(role) && draw.chance(r.rate)) {
+  const stuckOn = r.roles.has(role) ? conversationFault(r, `${role}|${shortHash(stableText(call.firstUser))}`) : null;
+  if (stuckOn && (FAULTS[stuckOn].applies?.({ ctx, plan }) ?? true)) {
+    fault = stuckOn;
+    ({ item, variant } = FAULTS[stuckOn].make({ ctx, plan, draw, limits: r.limits }));
+  } else if (r.roles.has(role) && draw.chance(r.rate)) {
     const open: Partial<Record<FaultKind, number>> = Object.fromEntries(FAULT_KINDS.filter((k) => {
       const spec = FAULTS[k];
-      return !(spec.streamOnly && !call.stream) && (spec.applies?.({ ctx, plan }) ?? true);
+      return !spec.conversation && !(spec.streamOnly && !call.stream) && (spec.applies?.({ ctx, plan }) ?? true);
     }).map((k) => [k, r.weights[k]]));
     fault = draw.weighted(open);
     if (fault) ({ item, variant } = FAULTS[fault].make({ ctx, plan, draw, limits: r.limits }));
   }
   return { item, decision: { n: call.n, role, fingerprint, fault, variant, what: plan.what, item: summarizeItem(item) } };
+}
+
+/** The conversation-wide fault a conversation falls on, if any: drawn from its identity, the same on every request. */
+function conversationFault(r: Resolved, conversation: string): FaultKind | null {
+  const total = FAULT_KINDS.reduce((s, k) => s + r.weights[k], 0);
+  if (total <= 0) return null;
+  const draw = new Draw(`${r.seed}|conversation|${conversation}`);
+  for (const k of FAULT_KINDS) {
+    if (!FAULTS[k].conversation || r.weights[k] <= 0) continue;
+    if (draw.chance((r.rate * r.weights[k]) / total)) return k;
+  }
+  return null;
 }
 
 /** The item and the decision for one request (pure: the same call and options give the same answer). */

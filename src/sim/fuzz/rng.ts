@@ -17,20 +17,24 @@ export function hash32(s: string): number {
 /** A short hex digest for fingerprints that people read in traces. */
 export const shortHash = (s: string): string => hash32(s).toString(16).padStart(8, '0');
 
-/** A stream of numbers in [0, 1) from one key (mulberry32 seeded with the key's hash). */
-export class Draw {
-  #a: number;
-
-  constructor(key: string) {
-    this.#a = hash32(key);
-  }
-
-  next(): number {
-    this.#a = (this.#a + 0x6d2b79f5) >>> 0;
-    let t = this.#a;
+/** mulberry32: a tiny seeded generator of numbers in [0, 1) (also the chaos suite's plan, scripts/chaos.mjs). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A stream of numbers in [0, 1) from one key (mulberry32 seeded with the key's hash). */
+export class Draw {
+  readonly next: () => number;
+
+  constructor(key: string) {
+    this.next = mulberry32(hash32(key));
   }
 
   chance(p: number): boolean {
