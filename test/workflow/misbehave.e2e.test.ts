@@ -184,3 +184,18 @@ test('regression (fuzz fault: stuck): a coordinator that makes the same call for
   assert.ok(asked >= 36 && asked <= 42, `${asked} coordinator requests`);
   assert.doesNotMatch(r.stderr + r.stdout, /\n\s+at .+:\d+:\d+|Unhandled|TypeError/, 'no stack trace');
 });
+
+test('regression (fuzz seed 212, stuck): a clarifier that asks the same question forever with nobody there is refused, then cut — never 2,400 questions', async () => {
+  const p = project('mis-ask');
+  sim.reset();
+  const ask: SimItem = { type: 'tool_use', match: clarifier, name: 'mcp__human__ask', input: { question: 'Which markdown flavour?', options: ['CommonMark', 'GFM'] } };
+  sim.enqueue(...Array.from({ length: 40 }, () => ask));
+  const r = await go(p, ['write md2html', '--rounds', '1']);
+  assert.equal(r.code, 1, r.stderr + r.stdout);
+  const clarify = rows(p).filter((x) => x.step.startsWith('确认需求'));
+  assert.ok(clarify.length >= 1 && clarify.every((x) => !x.ok && x.failure?.kind === 'model'), JSON.stringify(clarify));
+  const lines = r.stderr.trim().split('\n').filter((l) => l.startsWith('x '));
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0]!, /the model made the same mcp__human__ask call 12 times in a row/);
+  assert.ok(sim.messageRequests().length <= 14 * clarify.length + 4, `${sim.messageRequests().length} requests`);
+});
