@@ -99,7 +99,7 @@ test('regression (fuzz fault: prose only): a judge that never submits is told on
   assert.equal(rows(p).filter((x) => /^干活(#round\d+)?$/.test(x.step)).length, 1, 'no second round judged by nobody');
   const lines = r.stderr.trim().split('\n').filter((l) => l.startsWith('x '));
   assert.equal(lines.length, 1, r.stderr);
-  assert.match(lines[0]!, /干活·判定#1: the judge submitted no valid verdict \(submit_verdict\); stopped here — run `flower` in this folder to judge again/);
+  assert.match(lines[0]!, /^x step '干活' failed: 干活·判定#1: the judge submitted no valid verdict \(submit_verdict\); stopped here \(the work is kept and judged again when you continue\) — run `flower` here to continue$/);
   assert.doesNotMatch(r.stderr + r.stdout, /\n\s+at .+:\d+:\d+|Unhandled|TypeError/, 'no stack trace');
 });
 

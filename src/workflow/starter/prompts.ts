@@ -53,7 +53,7 @@ const zh: Texts = {
   verdictMissing: '还没有收到你的判定。用 submit_verdict 提交:结论(达成 / 未达成 / 无法达成)、理由,以及判定清单每一条的结果和证据。',
   noVerdict: '判定者没有提交有效的判定(submit_verdict)',
   judgeFailed: (error) => `判定者这一轮失败了:${error}`,
-  noVerdictStop: (step, why) => `${step}:${why},停在这里;在这个目录再运行 \`flower\` 会重新判定`,
+  noVerdictStop: (step, why) => `${step}:${why},停在这里(做好的活儿留着,接着做时重新判定)`,
 };
 
 const en: Texts = {
@@ -79,7 +79,7 @@ const en: Texts = {
   verdictMissing: 'No verdict has arrived yet. Submit it with submit_verdict: the conclusion (achieved / not_yet / unreachable), the reason, and each checklist item\'s result with its evidence.',
   noVerdict: 'the judge submitted no valid verdict (submit_verdict)',
   judgeFailed: (error) => `the judge failed this round: ${error}`,
-  noVerdictStop: (step, why) => `${step}: ${why}; stopped here — run \`flower\` in this folder to judge again`,
+  noVerdictStop: (step, why) => `${step}: ${why}; stopped here (the work is kept and judged again when you continue)`,
 };
 
 export function texts(lang: Lang): Texts {
