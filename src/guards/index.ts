@@ -15,7 +15,7 @@ export type { IsolateOptions } from './isolate.js';
 export { Workbench, WORKBENCH_FOLDERS, WORKBENCH_RULES, ARTIFACT_CHARS, DESC_LINES, describe, writeAtomic } from './workbench.js';
 export type { WorkbenchOptions, WorkbenchFolder, IndexEntry } from './workbench.js';
 export { guardHooks, guardPlan } from './hooks.js';
-export type { GuardedSpec, GuardHooksOptions } from './hooks.js';
+export type { GuardedSpec, GuardHooksOptions, Hooks } from './hooks.js';
 export { allowlistGuard, allowlistDecision, allowlistMatcher, unwatchedTools, toolPolicy, toolSet, hasTool, sessionTools, readRefusal, mcpPaths, listedFor, ALWAYS_ALLOWED, DEFAULT_WORKER_TOOLS, WRITE_TOOLS, READ_TOOLS, GLANCE_TIMEOUT_MS } from './allowlist.js';
 export type { ToolPolicy, ToolSet, PolicySpec, PolicyOptions, Decision } from './allowlist.js';
 export { sandboxSettings, sandboxMissing, glanceWrap, parseNet, secretFilePaths } from './sandbox.js';
