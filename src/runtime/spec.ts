@@ -47,7 +47,7 @@ export interface AgentSpecOptions {
   /** extra environment for the child (never credentials: those come from flower's chain) */
   env?: Record<string, string>;
   compact?: CompactPolicy;
-  /** the coordinator's read-only Bash (see guards/ephemeral) */
+  /** the coordinator's read-only Bash (see src/glance/ephemeral.ts) */
   glance?: boolean;
   /** inject the workbench index into new sessions */
   workbench?: boolean;
