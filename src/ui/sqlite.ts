@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { readOnlySchemaProblem } from '../store/read-only.js';
-import type { Problem, SessionReader, TranscriptPage } from './data.js';
+import type { Problem, SessionReader, TranscriptPage } from './source.js';
 import { foldCalls, figuresOf, verdictCallOf, type ModelCall, type SessionFigures, type VerdictCall } from './transcript.js';
 
 /** size and mtime of a file ('-' when missing): what the live fingerprint and the memory copy key on */
