@@ -1,7 +1,8 @@
 /**
  * flower — a long-horizon agent framework on the Claude Agent SDK.
  * The public API mirrors the seed: AgentSpec, Runtime, Step, Workflow, wakeState, Lineage, Resilience …
- * The scripted model is a separate entry: `flower/sim`.
+ * The scripted model is a separate entry: `flower-agent/sim`; the command line, callable in-process as
+ * main(argv, { stdout, stderr, env }), is `flower-agent/cli` (src/cli/index.ts), which bin/flower.js runs.
  */
 export { FlowerError, ConfigError, ModelError, GuardDenied, StateCorrupt, StoreError, InternalError } from './errors.js';
 
@@ -54,6 +55,3 @@ export type { Ask, AskResult, Mail, HumanChannelOptions } from './human/index.js
 // configuration
 export { resolveEnv, parseDotenv, detectLang } from './config/index.js';
 export type { Lang } from './config/index.js';
-
-// the command line, callable in-process: main(argv, { stdout, stderr, env })
-export { main } from './cli/index.js';

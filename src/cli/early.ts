@@ -10,7 +10,7 @@ import { FileRunRecords, RunLayout, type RunLockHeld, type StateNotice } from '.
 import { holdFolder } from './folder-lock.js';
 import { CliExit, type CliIO } from './io.js';
 import { messages } from './messages.js';
-import type { GlobalOptions } from './program.js';
+import type { GlobalOptions } from './globals.js';
 
 export interface EarlyOptions {
   new?: boolean;

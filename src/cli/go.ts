@@ -14,7 +14,7 @@ import type { RunLockHeld } from '../state/index.js';
 import { holdFolder } from './folder-lock.js';
 import { CliExit, EXIT, readPipedRequest, type CliIO } from './io.js';
 import { backendsFor } from './store.js';
-import { security, type GlobalOptions } from './program.js';
+import { security, type GlobalOptions } from './globals.js';
 import { resolvePlugins } from './skills.js';
 import { closing } from './ending.js';
 import { isAuthFailure, offerSetup } from './setup.js';

@@ -2,7 +2,7 @@
 import { AgentSpec, Runtime, type FlowerEvent } from '../runtime/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import { rescueOnSignals } from './signals.js';
-import { security, type GlobalOptions } from './program.js';
+import { security, type GlobalOptions } from './globals.js';
 import { resolvePlugins } from './skills.js';
 import { sanitize } from './term.js';
 

@@ -9,53 +9,13 @@ import { detectLang } from '../config/index.js';
 import { FlowerError } from '../errors.js';
 import { NAMES as N } from '../state/index.js';
 import { parseNet, type NetPolicy } from '../guards/sandbox.js';
+import type { GlobalOptions } from './globals.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import { nearMiss } from './nearmiss.js';
 import { translateCommander, usageTexts, type UsageTexts } from './usage.js';
 // commands are loaded when chosen: `flower --help` and `flower once` need not load the flow's modules
 import type { GoOptions } from './go.js';
 import type { OnceOptions } from './once.js';
-
-export interface GlobalOptions {
-  workspace: string;
-  runDir: string;
-  verbose: boolean;
-  /** less on screen: no tool calls, no thinking, no worker activity */
-  quiet?: boolean;
-  /** NDJSON events on stdout instead of the terminal rendering */
-  json?: boolean;
-  /** plugin folders (`--plugin DIR`, repeatable) */
-  plugins?: string[];
-  /** -w / -r given on the command line (not the defaults): `status` and `log` search upward only when not */
-  workspaceGiven?: boolean;
-  runDirGiven?: boolean;
-  /** false with --no-sandbox: commands run outside the OS sandbox (said once, loudly) */
-  sandbox?: boolean;
-  /** --net on|off|HOSTS: the network for the commands of roles that write */
-  net?: NetPolicy;
-  /** --pass-env NAME: variables that reach commands on purpose */
-  passEnv?: string[];
-  /** --allow-read PATH / --deny-read PATH: credential places opened, more places closed */
-  allowRead?: string[];
-  denyRead?: string[];
-}
-
-export interface SecurityOptions {
-  sandbox?: false;
-  net?: NetPolicy;
-  passEnv?: string[];
-  allowRead?: string[];
-  denyRead?: string[];
-}
-
-/** The Runtime options the global security flags set (spread into every Runtime the CLI makes). */
-export function security(g: GlobalOptions): SecurityOptions {
-  return {
-    ...(g.sandbox === false ? { sandbox: false as const } : {}), ...(g.net !== undefined ? { net: g.net } : {}),
-    ...(g.passEnv?.length ? { passEnv: g.passEnv } : {}), ...(g.allowRead?.length ? { allowRead: g.allowRead } : {}),
-    ...(g.denyRead?.length ? { denyRead: g.denyRead } : {}),
-  };
-}
 
 /** `--pass-env NAME`: a variable name, nothing else. */
 function envName(v: string): string {

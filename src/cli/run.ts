@@ -17,7 +17,7 @@ import { Lineage, type Workflow } from '../workflow/index.js';
 import { closing } from './ending.js';
 import { holdFolder } from './folder-lock.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
-import { security, type GlobalOptions } from './program.js';
+import { security, type GlobalOptions } from './globals.js';
 import { resolvePlugins } from './skills.js';
 import { TerminalSession } from './session.js';
 

@@ -15,7 +15,7 @@ import { oracle } from '../roles/index.js';
 import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { FileRunRecords, type RunLayout } from '../state/index.js';
 import { EXIT, type CliIO } from './io.js';
-import { security, type GlobalOptions } from './program.js';
+import { security, type GlobalOptions } from './globals.js';
 import { JsonRenderer, Renderer } from './render.js';
 import { LineEditor, type Key } from './screen/editor.js';
 import { cutTo, liveLine, newLiveState, type LiveState } from './screen/live.js';

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
-import type { GlobalOptions } from './program.js';
+import type { GlobalOptions } from './globals.js';
 
 export async function sim(o: { script: string; port: number }, g: GlobalOptions, io: CliIO): Promise<number> {
   // loaded on demand: the sim is not needed by any other command

@@ -8,7 +8,7 @@ import { configHome } from '../config/index.js';
 import { RunLayout } from '../state/index.js';
 import { badSkillName, discover, pluginDirsFromEnv, skillTemplate, type Discovery } from '../skills/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
-import type { GlobalOptions } from './program.js';
+import type { GlobalOptions } from './globals.js';
 
 /** The same sources a Runtime looks in, without needing credentials. */
 export function discoverFor(g: GlobalOptions, io: CliIO): Discovery {

@@ -15,7 +15,7 @@ import type { Discovery } from '../skills/index.js';
 import { backendsFor, type Backends } from './store.js';
 import { EXIT, type CliIO } from './io.js';
 import { locate } from './locate.js';
-import type { GlobalOptions } from './program.js';
+import type { GlobalOptions } from './globals.js';
 import { usageTexts } from './usage.js';
 import { clockDuration, money, sanitize, tokens } from './term.js';
 

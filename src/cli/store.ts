@@ -17,7 +17,7 @@ import { FileRunRecords, RunLayout, type ManifestRow, type RunRecords } from '..
 import { SqliteSessionStore, projectKeyFor } from '../store/index.js';
 import { PostgresRunRecords, PostgresSessionStore, redactUrl } from '../store/postgres/index.js';
 import { EXIT, type CliIO } from './io.js';
-import type { GlobalOptions } from './program.js';
+import type { GlobalOptions } from './globals.js';
 
 type RawStore = SqliteSessionStore | PostgresSessionStore;
 

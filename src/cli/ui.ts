@@ -11,7 +11,7 @@ import { projectIdentity, resolveEnv, storeSetting } from '../config/index.js';
 import { RunLayout } from '../state/index.js';
 import { handoffPolicy, thresholds } from '../runtime/window.js';
 import { EXIT, type CliIO } from './io.js';
-import type { GlobalOptions } from './program.js';
+import type { GlobalOptions } from './globals.js';
 
 export interface UiOptions {
   port: number;

@@ -14,9 +14,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
+import type { EnvMap } from './env.js';
 import { detectLang } from './lang.js';
-
-export type EnvMap = Record<string, string | undefined>;
 
 /** `KEY=VAL` per line, `#` comments, optional `export `, surrounding quotes stripped. Pure. */
 export function parseDotenv(text: string): Record<string, string> {

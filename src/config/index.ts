@@ -1,5 +1,6 @@
 export { parseDotenv, configHome, envFiles, resolveEnv, requireCredentials, hasCredentials, maskSecret, CREDENTIAL_KEYS } from './dotenv.js';
-export type { EnvMap, ResolvedEnv } from './dotenv.js';
+export type { ResolvedEnv } from './dotenv.js';
+export type { EnvMap } from './env.js';
 export { detectLang } from './lang.js';
 export type { Lang } from './lang.js';
 export { baseUrlProblem, credentialValues, credentialsFile, storedCredential, writeCredentials } from './setup.js';

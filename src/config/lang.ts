@@ -3,7 +3,7 @@
  * (`zh*` → zh; `C`, `C.UTF-8`, `POSIX`, `en_*` … → en), else en. Everything flower itself says follows
  * it (help, errors, the demo, the roles' rules); on-disk file names and the seed's step names stay Chinese.
  */
-import type { EnvMap } from './dotenv.js';
+import type { EnvMap } from './env.js';
 
 export type Lang = 'zh' | 'en';
 

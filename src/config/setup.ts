@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../state/index.js';
-import { configHome, maskSecret, parseDotenv, type EnvMap } from './dotenv.js';
+import { configHome, maskSecret, parseDotenv } from './dotenv.js';
+import type { EnvMap } from './env.js';
 
 export interface SetupAnswers {
   /** an `sk-ant-…` key is stored as ANTHROPIC_API_KEY, anything else as ANTHROPIC_AUTH_TOKEN (a gateway token) */

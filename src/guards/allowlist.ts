@@ -9,14 +9,14 @@
  * `agent_id` and `agent_type` = the name it was dispatched under (verified on binary 2.1.332).
  *
  * Beyond the tool name: an `Agent` call may only name a declared agent; a delegate-only role's own Bash
- * must be a read-only glance (guards/ephemeral); no Bash may ask to leave the sandbox; and, in every
+ * must be a read-only glance (src/glance/ephemeral.ts); no Bash may ask to leave the sandbox; and, in every
  * thread, the path wall (guards/paths) decides what Write / Edit / NotebookEdit and an MCP tool that names
  * a path may write, and what Read / Grep / Glob may read.
  */
 import path from 'node:path';
 import type { AgentDefinition, HookCallback, HookCallbackMatcher } from '@anthropic-ai/claude-agent-sdk';
 import { detectLang, type Lang } from '../config/lang.js';
-import { judgeEphemeral } from './ephemeral.js';
+import { judgeEphemeral } from '../glance/ephemeral.js';
 import { deny, HANDS_ON_TOOLS, pass, ruleTool, toolCall } from './common.js';
 import { GUARD_TEXT, pathRefusalText, textFor } from './messages.js';
 import type { PathRefusal, PathWall } from './paths.js';

@@ -6,7 +6,7 @@
  *
  * - in flower: an exception, a rejection or a decision slower than the budget becomes a denial that says
  *   why (a timer only helps with an asynchronous stall; the classifier is linear so nothing synchronous
- *   can hold the event loop — guards/glance);
+ *   can hold the event loop — src/glance/);
  * - in the binary: the matcher carries `onFailure: 'block'` and a `timeout`, so an answer that never comes,
  *   or one the binary cannot use, refuses the call as well (measured: "blocking because onFailure is block";
  *   a hook that never answers is refused after `timeout` seconds).

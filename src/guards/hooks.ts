@@ -15,10 +15,9 @@
  *
  * Every PreToolUse decision fails closed (guards/failclosed): a throw, a rejection or a timeout denies.
  */
-import type { AgentDefinition } from '@anthropic-ai/claude-agent-sdk';
+import type { AgentDefinition, HookCallbackMatcher, HookEvent } from '@anthropic-ai/claude-agent-sdk';
 import type { Lang } from '../config/lang.js';
 import { detectLang } from '../config/lang.js';
-import type { Hooks } from '../runtime/spec.js';
 import { indexGuard } from './index-guard.js';
 import { isolateGuard, wantsIsolation } from './isolate.js';
 import { SPILL_THRESHOLD } from './spill.js';
@@ -29,6 +28,9 @@ import { outputGuard } from './redact.js';
 import { repeatGuard } from './repeat.js';
 import { glanceWrap } from './sandbox.js';
 import type { Workbench } from './workbench.js';
+
+/** SDK hook matchers by event: what a guard adds to a spec. Owned here, below the runtime; src/runtime/spec.ts re-exports it. */
+export type Hooks = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
 
 /** The parts of an AgentSpec the dispatcher reads. */
 export interface GuardedSpec {

@@ -1,5 +1,5 @@
-export { isEphemeral, judgeEphemeral, EPHEMERAL_VERBS, GLANCE_MAX_CHARS } from './ephemeral.js';
-export type { EphemeralVerdict } from './ephemeral.js';
+export { isEphemeral, judgeEphemeral, EPHEMERAL_VERBS, GLANCE_MAX_CHARS } from '../glance/ephemeral.js';
+export type { EphemeralVerdict } from '../glance/ephemeral.js';
 // roles' walls, spill, index, isolation, the workbench and the dispatcher (issue: roles and guards)
 export { HANDS_ON_TOOLS, WHITELISTED_TOOLS, isMainThread, toolCall, deny } from './common.js';
 export type { ToolHookInput } from './common.js';
@@ -15,7 +15,7 @@ export type { IsolateOptions } from './isolate.js';
 export { Workbench, WORKBENCH_FOLDERS, WORKBENCH_RULES, ARTIFACT_CHARS, DESC_LINES, describe, writeAtomic } from './workbench.js';
 export type { WorkbenchOptions, WorkbenchFolder, IndexEntry } from './workbench.js';
 export { guardHooks, guardPlan } from './hooks.js';
-export type { GuardedSpec, GuardHooksOptions } from './hooks.js';
+export type { GuardedSpec, GuardHooksOptions, Hooks } from './hooks.js';
 export { allowlistGuard, allowlistDecision, allowlistMatcher, unwatchedTools, toolPolicy, toolSet, hasTool, sessionTools, readRefusal, mcpPaths, listedFor, ALWAYS_ALLOWED, DEFAULT_WORKER_TOOLS, WRITE_TOOLS, READ_TOOLS, GLANCE_TIMEOUT_MS } from './allowlist.js';
 export type { ToolPolicy, ToolSet, PolicySpec, PolicyOptions, Decision } from './allowlist.js';
 export { sandboxSettings, sandboxMissing, glanceWrap, parseNet, secretFilePaths } from './sandbox.js';
@@ -28,6 +28,6 @@ export { outputGuard, outputDecision, redactDeep, OUTPUT_TOOLS, OUTPUT_MATCHER }
 export type { OutputGuardOptions } from './redact.js';
 export { isSecretName, isSecretValue, secretsIn, scrubScript, redact, startupFileHoldsSecret, urlPassword, MIN_SECRET_CHARS } from './secrets.js';
 export type { SecretsFound } from './secrets.js';
-export { HOME_CREDENTIALS, SYSTEM_CREDENTIALS, SHELL_STARTUP_FILES, isCredentialName, isEnvFileName, homeCredentialPaths } from './credentials.js';
+export { HOME_CREDENTIALS, SYSTEM_CREDENTIALS, SHELL_STARTUP_FILES, isCredentialName, isEnvFileName, homeCredentialPaths } from '../glance/credentials.js';
 export { pathRefusalText } from './messages.js';
 export { repeatGuard, Streaks, canonical, REPEAT_DENY, REPEAT_CUT } from './repeat.js';

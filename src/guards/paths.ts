@@ -16,7 +16,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isCredentialName, isEnvFileName, SHELL_STARTUP_FILES } from './credentials.js';
+import { isCredentialName, isEnvFileName, SHELL_STARTUP_FILES } from '../glance/credentials.js';
 
 /** What the wall needs of the filesystem (a seam for table tests). */
 export interface FsView {

@@ -8,7 +8,7 @@
  */
 import type { HookCallback, HookCallbackMatcher } from '@anthropic-ai/claude-agent-sdk';
 import { detectLang, type Lang } from '../config/lang.js';
-import { judgeEphemeral } from './ephemeral.js';
+import { judgeEphemeral } from '../glance/ephemeral.js';
 import { HANDS_ON_TOOLS, WHITELISTED_TOOLS, deny, matcherFor, pass, ruleTool, toolCall } from './common.js';
 import { failClosed } from './failclosed.js';
 import { GUARD_TEXT, textFor } from './messages.js';
@@ -55,7 +55,7 @@ export function whitelistGuard(allowed: readonly string[], o: WhitelistOptions =
 const NEVER_MATCHES = '__flower_nothing_walled__';
 
 export interface DelegateOptions {
-  /** let read-only Bash through (guards/ephemeral); default true, as for the coordinator */
+  /** let read-only Bash through (src/glance/ephemeral.ts); default true, as for the coordinator */
   glance?: boolean;
   lang?: Lang;
 }

@@ -3,12 +3,14 @@
  * into one SDK query. Instructions are APPENDED to the Claude Code preset, never replacing it
  * (the preset carries the tool-use know-how the harness expects).
  */
-import type { AgentDefinition, HookCallbackMatcher, HookEvent, McpServerConfig, PermissionMode } from '@anthropic-ai/claude-agent-sdk';
+import type { AgentDefinition, McpServerConfig, PermissionMode } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError } from '../errors.js';
 import type { SkillSelection } from '../skills/index.js';
 import type { Floor } from '../guards/sandbox.js';
+import type { Hooks } from '../guards/hooks.js';
 
-export type Hooks = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+// the guards own the hooks' shape (they sit below the runtime); kept here too for the runtime's importers
+export type { Hooks };
 
 /**
  * An MCP server, or a function that makes one. In-process (sdk) servers hold one connection at a
@@ -45,7 +47,7 @@ export interface AgentSpecOptions {
   /** extra environment for the child (never credentials: those come from flower's chain) */
   env?: Record<string, string>;
   compact?: CompactPolicy;
-  /** the coordinator's read-only Bash (see guards/ephemeral) */
+  /** the coordinator's read-only Bash (see src/glance/ephemeral.ts) */
   glance?: boolean;
   /** inject the workbench index into new sessions */
   workbench?: boolean;

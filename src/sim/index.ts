@@ -24,9 +24,10 @@ export type {
 export { buildReply, replyEvents, replyMessage, frameEvent, estimateInputTokens } from './sse.js';
 export type { Reply, ReplyBlock, SseEvent } from './sse.js';
 export { fuzzModel, decide, fingerprintOf, parseFuzzOptions } from './fuzz/model.js';
-export type { FuzzOptions, FuzzDecision, FuzzModel } from './fuzz/model.js';
-export { FAULT_KINDS, FAULTS, DEFAULT_LIMITS } from './fuzz/faults.js';
-export type { FaultKind, FaultSpec, FuzzLimits } from './fuzz/faults.js';
-export { FUZZ_ROLES, roleOf as fuzzRoleOf } from './fuzz/read.js';
+export type { FuzzDecision, FuzzModel } from './fuzz/model.js';
+export { FAULT_KINDS, FUZZ_ROLES } from './fuzz/options.js';
+export type { FaultKind, FuzzOptions, FuzzRole } from './fuzz/options.js';
+export { FAULTS, DEFAULT_LIMITS } from './fuzz/faults.js';
+export type { FaultSpec, FuzzLimits } from './fuzz/faults.js';
+export { roleOf as fuzzRoleOf } from './fuzz/read.js';
 export { mulberry32 } from './fuzz/rng.js';
-export type { FuzzRole } from './fuzz/read.js';

@@ -5,6 +5,7 @@
  * scenario file format (see `scenario.ts` and docs/sim.md).
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { FuzzOptions } from './fuzz/options.js';
 
 /** Token usage reported for a scripted answer; missing fields are estimated. */
 export interface SimUsage {
@@ -243,7 +244,7 @@ export interface Scenario {
   /** `error`: answer an unmatched call with HTTP 500 and record it as unexpected. */
   onUnexpected?: OnUnexpected;
   /** Answer with the fuzzing model (src/sim/fuzz) when no queued item matches; excludes `default`. */
-  fuzz?: import('./fuzz/model.js').FuzzOptions;
+  fuzz?: FuzzOptions;
 }
 
 /** Where the served item came from. */

@@ -4,7 +4,7 @@ export { FileSource, findRunDir, parseManifest, readLineage, noteLayouts } from 
 export { SqliteReader } from './sqlite.js';
 export { PgSource, PgSessionReader, POLL_MS, UI_WAIT_MS } from './pg.js';
 export type { PgSourceOptions } from './pg.js';
-export type { UiSource, SessionReader, Snapshot, Problem, UiRow, TranscriptPage } from './data.js';
+export type { UiSource, SessionReader, Snapshot, Problem, UiRow, TranscriptPage } from './source.js';
 export { curveSvg, curveLabel } from './curve.js';
 export { foldCalls, callsBetween, figuresOf, verdictCallOf, spillOf } from './transcript.js';
 export type { ModelCall, SessionFigures, VerdictCall } from './transcript.js';

@@ -1,6 +1,6 @@
 /** The page frame shared by every page: head, banner strip, the live region, and links that carry the token. */
 import { esc } from './sanitize.js';
-import type { Problem } from './data.js';
+import type { Problem } from './source.js';
 
 export interface PageContext {
   token: string;

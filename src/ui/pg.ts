@@ -10,7 +10,8 @@
  */
 import type { SessionStoreEntry } from '@anthropic-ai/claude-agent-sdk';
 import { PostgresRunRecords, PostgresSessionStore, acquirePool, releasePool, withClient, type SharedPool } from '../store/postgres/index.js';
-import { noteLayouts, readNotes, type LineageView, type Problem, type SessionReader, type Snapshot, type TranscriptPage, type UiRow, type UiSource } from './data.js';
+import { noteLayouts, readNotes } from './data.js';
+import type { LineageView, Problem, SessionReader, Snapshot, TranscriptPage, UiRow, UiSource } from './source.js';
 import { stat } from './sqlite.js';
 import { figuresOf, foldCalls, verdictCallOf, type ModelCall, type SessionFigures, type VerdictCall } from './transcript.js';
 

@@ -7,7 +7,7 @@
 import { Goal, Handoff, HANDOFF_NAMES, HANDOFF_SECTIONS, Verdict } from '../docs/index.js';
 import { safeStepName } from '../state/index.js';
 import { curveSvg } from './curve.js';
-import type { NoteFile, Snapshot, UiRow } from './data.js';
+import type { NoteFile, Snapshot, UiRow } from './source.js';
 import { href, type PageContext } from './layout.js';
 import { cut, duration, esc, money, tokens } from './sanitize.js';
 import { callsBetween, type ModelCall, type VerdictCall } from './transcript.js';

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CSS, FAVICON, JS } from './assets.js';
-import type { UiSource } from './data.js';
+import type { UiSource } from './source.js';
 import { href, notFound, page, type PageContext } from './layout.js';
 import { esc } from './sanitize.js';
 import { groupRuns, isJudge, isWork, runsBody } from './runs.js';

@@ -7,7 +7,7 @@ import { curveSvg } from './curve.js';
 import { href, type PageContext } from './layout.js';
 import { cut, esc, percent, tokens } from './sanitize.js';
 import { resultText, type ModelCall, type SessionFigures } from './transcript.js';
-import type { TranscriptPage } from './data.js';
+import type { TranscriptPage } from './source.js';
 
 export const PAGE_SIZE = 200;
 const TEXT_MAX = 4000;

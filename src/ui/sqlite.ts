@@ -6,11 +6,13 @@
  * - a quiescent sessions.db (no -wal) is read into memory and opened from there: a read-only
  *   connection on a WAL-mode file would create -wal and -shm files in the run dir and leave them.
  *
- * Results are cached by the transcript's `next_seq`; a growing session is read incrementally.
+ * Results are cached by the transcript's `next_seq`; a growing session is read incrementally. A file
+ * whose schema version the store does not know is not queried (src/store/read-only.ts).
  */
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import type { Problem, SessionReader, TranscriptPage } from './data.js';
+import { readOnlySchemaProblem } from '../store/read-only.js';
+import type { Problem, SessionReader, TranscriptPage } from './source.js';
 import { foldCalls, figuresOf, verdictCallOf, type ModelCall, type SessionFigures, type VerdictCall } from './transcript.js';
 
 /** size and mtime of a file ('-' when missing): what the live fingerprint and the memory copy key on */
@@ -79,6 +81,12 @@ export class SqliteReader implements SessionReader {
       return null;
     }
     try {
+      // the store's schema version decides what this reader may query (src/store/read-only.ts)
+      const unknown = readOnlySchemaProblem(db);
+      if (unknown) {
+        this.problem = { file: this.file, message: `${unknown}; context curves and transcripts are not shown` };
+        return null;
+      }
       const out = fn(db);
       this.problem = null;
       return out;

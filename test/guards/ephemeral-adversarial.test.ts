@@ -7,7 +7,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { judgeTimed, type Timed } from './ephemeral-timing.js';
-import { GLANCE_MAX_CHARS } from '../../src/guards/ephemeral.js';
+import { GLANCE_MAX_CHARS } from '../../src/glance/ephemeral.js';
 
 const LIMIT_MS = 250;
 const CAP = GLANCE_MAX_CHARS;

@@ -5,7 +5,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { judgeTimed, type Timed } from './ephemeral-timing.js';
-import { EPHEMERAL_VERBS } from '../../src/guards/ephemeral.js';
+import { EPHEMERAL_VERBS } from '../../src/glance/ephemeral.js';
 
 const SEED = 0x5eed_f10e;
 const COUNT = 3000;

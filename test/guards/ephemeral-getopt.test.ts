@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getopt, resolveLong, type OptionTable } from '../../src/guards/glance/getopt.js';
-import { lex, madeUpWord, type Word } from '../../src/guards/glance/lexer.js';
+import { getopt, resolveLong, type OptionTable } from '../../src/glance/getopt.js';
+import { lex, madeUpWord, type Word } from '../../src/glance/lexer.js';
 
 const words = (...t: string[]): Word[] => t.map((text) => madeUpWord(text));
 const SORT: OptionTable = { short: 'nrut:k:S:', long: ['numeric-sort', 'reverse', 'key=', 'buffer-size=', 'check=?', 'debug'], refused: { '-o': 'writes a file', '--output': 'writes a file' } };

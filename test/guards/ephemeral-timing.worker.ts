@@ -1,7 +1,7 @@
 // Judges commands off the test's main thread, so a classifier that hangs (the old RegExp glob matcher
 // backtracked for minutes) fails its test by a watchdog instead of freezing the test runner.
 import { parentPort } from 'node:worker_threads';
-import { judgeEphemeral } from '../../src/guards/ephemeral.js';
+import { judgeEphemeral } from '../../src/glance/ephemeral.js';
 
 export interface Timed {
   /** the fastest of `repeat` runs, in milliseconds (scheduling noise only ever adds time) */

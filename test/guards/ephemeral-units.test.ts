@@ -3,16 +3,16 @@
 // the exact rewrites of recursive searches.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileGlob, globMatch, canMatchEnvName } from '../../src/guards/glance/glob.js';
-import { regexRisk } from '../../src/guards/glance/regex.js';
-import { jqProgram } from '../../src/guards/glance/jq.js';
-import { jqCommand } from '../../src/guards/glance/jq-cli.js';
-import { sedProgram } from '../../src/guards/glance/sed.js';
-import { awkProgram } from '../../src/guards/glance/awk.js';
-import { shapeOf, deviceShape, WORKSPACE } from '../../src/guards/glance/paths.js';
-import { lex, madeUpWord } from '../../src/guards/glance/lexer.js';
-import { Budget, GLANCE_MAX_STEPS } from '../../src/guards/glance/budget.js';
-import { judgeEphemeral } from '../../src/guards/ephemeral.js';
+import { compileGlob, globMatch, canMatchEnvName } from '../../src/glance/glob.js';
+import { regexRisk } from '../../src/glance/regex.js';
+import { jqProgram } from '../../src/glance/jq.js';
+import { jqCommand } from '../../src/glance/jq-cli.js';
+import { sedProgram } from '../../src/glance/sed.js';
+import { awkProgram } from '../../src/glance/awk.js';
+import { shapeOf, deviceShape, WORKSPACE } from '../../src/glance/paths.js';
+import { lex, madeUpWord } from '../../src/glance/lexer.js';
+import { Budget, GLANCE_MAX_STEPS } from '../../src/glance/budget.js';
+import { judgeEphemeral } from '../../src/glance/ephemeral.js';
 
 // [pattern, name, bash's leading-dot rule, matches]
 const GLOBS: [string, string, boolean, boolean][] = [

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isEphemeral, judgeEphemeral, EPHEMERAL_VERBS } from '../../src/guards/index.js';
-import { GLANCE_MAX_CHARS } from '../../src/guards/glance/index.js';
+import { GLANCE_MAX_CHARS } from '../../src/glance/index.js';
 
 // [behaviour, command]
 const ALLOWED: Array<[string, string]> = [

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { callsBetween, clean, curveSvg, esc, figuresOf, foldCalls, parseManifest, readLineage, spillOf, verdictCallOf, type ModelCall } from '../../src/ui/index.js';
 import { groupRuns, verdictOf } from '../../src/ui/runs.js';
-import type { UiRow } from '../../src/ui/data.js';
+import type { UiRow } from '../../src/ui/source.js';
 
 const usage = (i: number, cc = 0, cr = 0, o = 1) => ({ input_tokens: i, cache_creation_input_tokens: cc, cache_read_input_tokens: cr, output_tokens: o });
 const asst = (id: string, u: object, extra: object = {}, at = '2026-01-01T00:00:00.000Z') => ({ type: 'assistant', uuid: `u-${id}-${Math.random()}`, timestamp: at, message: { id, model: 'claude-x', content: [{ type: 'text', text: 'x' }], usage: u }, ...extra });

@@ -12,7 +12,7 @@ import { startSim } from '../../sim/index.js';
 import { RunLayout } from '../../state/index.js';
 import { go, type GoOptions } from '../go.js';
 import { EXIT, type CliIO } from '../io.js';
-import type { GlobalOptions } from '../program.js';
+import type { GlobalOptions } from '../globals.js';
 import { firstRun, wakeRun } from './scenario.js';
 
 export interface DemoOptions {

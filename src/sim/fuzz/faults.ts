@@ -7,15 +7,10 @@
 import type { SimAnswerFields, SimItem, SimSseEvent, SimTextItem, SimToolCall, SimToolUseItem, SimUsage } from '../items.js';
 import { buildReply, replyEvents, replyMessage, splitEven, type SseEvent } from '../sse.js';
 import { briefMarkdown, filler, goalMarkdown, handoffMarkdown, verdictMarkdown, type BriefInput, type GoalInput, type HandoffInput, type VerdictInput } from './docs.js';
-import { messageCount, submitTool, type FuzzRole } from './read.js';
+import type { FaultKind, FuzzRole } from './options.js';
+import { messageCount, submitTool } from './read.js';
 import type { Draw } from './rng.js';
 import { documentFor, type Plan, type TurnContext } from './turns.js';
-
-export const FAULT_KINDS = [
-  'prose', 'bad_fields', 'unknown_tool', 'repeat', 'bad_json', 'max_tokens_cut', 'empty', 'refusal', 'huge',
-  'unknown_block', 'usage', 'drop_mid', 'sse_error', 'slow', 'http_error', 'stuck',
-] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FuzzLimits {
   /** No fault waits longer than this in all (slow tokens, one long gap). */

@@ -11,29 +11,11 @@
 import { SimError } from '../errors.js';
 import type { SimCall, SimItem, SimItemFn } from '../items.js';
 import { contentText, summarizeItem } from '../match.js';
-import { DEFAULT_LIMITS, FAULT_KINDS, FAULTS, planItem, type FaultKind, type FuzzLimits } from './faults.js';
-import { FUZZ_ROLES, messageCount, retryCount, roleOf, stableText, type FuzzRole } from './read.js';
+import { DEFAULT_LIMITS, FAULTS, planItem, type FuzzLimits } from './faults.js';
+import { FAULT_KINDS, FUZZ_ROLES, type FaultKind, type FuzzOptions, type FuzzRole } from './options.js';
+import { messageCount, retryCount, roleOf, stableText } from './read.js';
 import { Draw, shortHash } from './rng.js';
 import { plausible, turnContext } from './turns.js';
-
-/** The options, all JSON-able (a scenario file's `"fuzz"` key takes the same object). */
-export interface FuzzOptions {
-  seed: number | string;
-  /** Probability that a request gets a fault (default 0.25). */
-  rate?: number;
-  /** Relative weights by kind; a kind left out keeps its default, 0 turns it off. */
-  weights?: Partial<Record<FaultKind, number>>;
-  /** Only these kinds (every other weight becomes 0). */
-  only?: FaultKind | readonly FaultKind[];
-  /** Only requests of these roles get faults (default: all). */
-  roles?: readonly FuzzRole[];
-  /** The file the plausible workers make and the goal checks (default: the one the prompts name). */
-  artifact?: string;
-  /** Upper bound of every wait a fault adds, in ms (default 30000). */
-  maxDelayMs?: number;
-  /** Size range of huge answers, in bytes (default [1e6, 2e6]). */
-  hugeBytes?: readonly [number, number];
-}
 
 /** What the model chose for one request. */
 export interface FuzzDecision {

@@ -6,8 +6,7 @@
 import { contentText } from '../match.js';
 import type { ApiContentBlock, SimCall } from '../items.js';
 
-export const FUZZ_ROLES = ['clarify', 'goal', 'judge', 'handoff', 'coordinator', 'worker', 'other'] as const;
-export type FuzzRole = (typeof FUZZ_ROLES)[number];
+import type { FuzzRole } from './options.js';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

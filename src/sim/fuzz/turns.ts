@@ -11,8 +11,9 @@ import {
 } from './docs.js';
 import {
   callsOf, checklistOf, declaredAgents, endsWithToolResult, filesNamedIn, promptCount, submitTool, turnCalls, turnPrompt,
-  workspaceOf, type FuzzRole, type SeenCall,
+  workspaceOf, type SeenCall,
 } from './read.js';
+import type { FuzzRole } from './options.js';
 import type { Draw } from './rng.js';
 
 /** A turn before any fault: a text answer, or tool calls (with an optional preamble). */

@@ -2,7 +2,7 @@
 // changed; on resume they are replaced by a note saying so (handoff-context §2.4). Same predicate as
 // the glance guard, so whatever a coordinator may glance at is exactly what goes stale here.
 
-import { isEphemeral } from '../../guards/ephemeral.js';
+import { isEphemeral } from '../../glance/ephemeral.js';
 import {
   STALE_PREFIX, type Entry, isDenialEntry, isInterruptedResult, isProtected, isRecord, isToolResult, isToolUse, isViewNote, resultText,
 } from './entry.js';

@@ -19,7 +19,8 @@ import { Step } from '../step.js';
 import { wakeState } from '../wake.js';
 import { Workflow } from '../workflow.js';
 import { texts } from './prompts.js';
-import { clarifyStep, goalStep, GOAL_KEY, withGoal, type FlowChannel } from './steps.js';
+import { clarifyStep, goalStep, GOAL_KEY, type FlowChannel } from './steps.js';
+import { withGoal } from './judge.js';
 
 export interface StarterOptions {
   workspace: string;

@@ -130,5 +130,3 @@ export function goalStep(spec: AgentSpec, channel: FlowChannel, o: GoalStepOptio
     reduce: (_r, ctx) => (ctx[GOAL_KEY] as Goal).promptBlock(),
   });
 }
-
-export { withGoal, type WithGoalOptions } from './judge.js';

@@ -1,5 +1,5 @@
 // The glance classifier: lex the command like bash, then judge every simple command against its verb's
-// table. Pure; imports nothing from flower but ../credentials.js. See docs/roles.md "Glances" for the rules.
+// table. Pure; imports nothing outside src/glance/ (credentials.ts is its list of credential names). See docs/roles.md "Glances" for the rules.
 //
 // It never throws and never takes long: the command is capped at GLANCE_MAX_CHARS, no RegExp is built
 // from it, every scan is linear, and a step budget (budget.ts) bounds what is left. An audit had a

@@ -1,9 +1,9 @@
 // The read-only allowlist (handoff-context §2.4). One predicate serves two masters: the coordinator's
 // glance guard ("may run") and resume-time expiry ("will expire"). Keeping them the same function is the
 // invariant: anything allowed as a glance must be safe to forget, because its result goes stale.
-// The mechanism (a shell lexer, a getopt model and per-verb tables) lives in ./glance/; the rules are
+// The mechanism (a shell lexer, a getopt model and per-verb tables) lives beside it in src/glance/; the rules are
 // documented in docs/roles.md, "Glances".
-import { judgeGlance, EPHEMERAL_VERBS, GLANCE_MAX_CHARS, type EphemeralVerdict } from './glance/index.js';
+import { judgeGlance, EPHEMERAL_VERBS, GLANCE_MAX_CHARS, type EphemeralVerdict } from './index.js';
 
 export type { EphemeralVerdict };
 export { EPHEMERAL_VERBS, GLANCE_MAX_CHARS };

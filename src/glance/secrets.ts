@@ -19,7 +19,7 @@ import { envShapes, globMatch, literalPrefix, type Glob } from './glob.js';
 import { shapeOf, componentIs, type Component, type Cwd, type PathShape } from './paths.js';
 import {
   isCredentialName, HOME_CREDENTIALS, SYSTEM_CREDENTIALS, SHELL_STARTUP_FILES, CREDENTIAL_FILE_NAMES, KEY_FILE_EXTENSIONS,
-} from '../credentials.js';
+} from './credentials.js';
 
 /** Home credentials that are also ordinary project folders (`.claude/` holds a project's settings). */
 const HOME_ONLY = new Set(['.claude', '.history', ...SHELL_STARTUP_FILES]);
