@@ -3,6 +3,7 @@
  * Usage errors exit 2 with usage; deliberate stops exit 1 with one clear line; never a stack trace
  * for a user error (set FLOWER_DEBUG=1 to see one).
  */
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { detectLang } from '../config/index.js';
@@ -23,7 +24,8 @@ function envName(v: string): string {
   return v;
 }
 
-const VERSION = '0.1.0';
+// one version: package.json's (src/cli and dist/cli are both two levels below it)
+const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 /** The option parsers, each with its error in the terminal's language. */
 function parsers(u: UsageTexts) {

@@ -38,3 +38,10 @@ test('the tarball carries the command, the built code and the docs', async () =>
   for (const f of ['bin/flower.js', 'dist/cli/index.js', 'dist/index.js', 'dist/sim/index.js', 'README.md', 'package.json']) assert.ok(files.has(f), f);
   assert.ok(![...files].some((f) => f.startsWith('test/') || f.startsWith('src/')), 'no sources or tests in the tarball');
 });
+
+test('flower --version is package.json\'s version (one place says it)', async () => {
+  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'bin', 'flower.js'), '--version'], { cwd: ROOT });
+  assert.equal(stdout.trim(), version);
+  assert.doesNotMatch(fs.readFileSync(path.join(ROOT, 'src', 'cli', 'program.ts'), 'utf8'), /VERSION = '\d/, 'no version written in the code');
+});
