@@ -26,15 +26,14 @@ import { Manifest, newRunId, type StepResult } from './manifest.js';
 import { event } from './events.js';
 // the life of an attempt, in order: options → spawn → stream → measure → break/handoff → classify → wait → resume
 import { assembleAttempt, type AttemptBase, type AttemptInput } from './assemble.js';
-import { beginRun, forgetLocalTranscripts, newSessionId, privateConfigDir, privateTmpDir, removeTmpDirs } from './options.js';
+import { beginRun, forgetLocalTranscripts, privateConfigDir, privateTmpDir, removeTmpDirs } from './options.js';
 import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
 import { handoffPolicy, modelMismatch, type HandoffPolicy } from './window.js';
 import { Generations, type Emit } from './handoff.js';
 import { failure } from './failure.js';
-import { afterAttempt, handedOff, retryFrom, startState } from './next.js';
+import { runAttempts, type LoopHost } from './loop.js';
 import { DEFAULT_RESILIENCE, resilienceFromEnv, type ResilienceOptions } from './resilience.js';
-import { waitToRetry } from './recover.js';
-import { absorb, costSoFar, failureOfThrown, newResult } from './result.js';
+import { costSoFar, failureOfThrown, newResult } from './result.js';
 import type { AgentSpec } from './spec.js';
 
 export type { FlowerStore, RunOptions, RuntimeOptions, SandboxPolicy } from './setup.js';
@@ -271,7 +270,7 @@ export class Runtime {
     }, { spec, step, task: prompt, result, emit });
     beginRun();
     try {
-      await this.attempts({ spec, task: prompt, step, opts, result, announce, emit, gens });
+      await runAttempts(this.loopHost(), { spec, task: prompt, step, opts, result, announce, emit, gens });
     } catch (e) {
       result.ok = false;
       result.error = errorText(e);
@@ -301,69 +300,6 @@ export class Runtime {
 
 
 
-  /**
-   * The attempts of one step, each followed by what `afterAttempt` (next.ts) decides: this loop only
-   * carries the steps out — the events, the handoff round, the waits, the store look-ups.
-   */
-  private async attempts(c: StepRun): Promise<void> {
-    const { spec, step, result, emit, gens } = c;
-    let s = startState(c.task, c.opts);
-    for (;;) {
-      const sessionId = s.resume ? undefined : newSessionId();
-      if (sessionId) await c.announce(sessionId);
-      result.attempts = s.failed + 1;
-      const outcome = await this.attempt({
-        spec, prompt: s.prompt, step, resume: s.resume, fork: s.fork, resumeAt: s.resumeAt, sessionId,
-        hooks: c.opts.hooks, onEvent: c.opts.onEvent, onSkills: (record) => { if (record.length) result.skills = record; },
-      }, c.announce, (ctx) => gens.due(ctx));
-      absorb(result, outcome);
-      this.checkModel(spec, outcome, emit);
-      const next = afterAttempt(outcome, s, {
-        session: result.session_id, request: this.interruptRequest, route: gens.route(outcome), policy: this.policy, lang: this.lang,
-      });
-      switch (next.kind) {
-        case 'done':
-          return;
-        case 'stop':
-          if (next.took) this.interruptRequest = null;
-          if (next.why) result.error = next.why;
-          return;
-        case 'listen':
-          this.interruptRequest = null;
-          emit('retry', next.remark ? `${step}: ${next.remark}` : step, { interrupted: true, remark: next.remark });
-          result.resumed = true;
-          result.error = null;
-          s = next.state;
-          continue;
-        case 'hand-off': {
-          const h = await gens.handOff(next.route, outcome);
-          if (!h) return;
-          s = handedOff(s, h.promptBlock());
-          gens.next();
-          result.context = 0;
-          continue;
-        }
-        case 'wait-retry': {
-          const { failed } = next.state;
-          emit('retry', `${step}: ${outcome.error ?? 'failed'}`, { attempt: failed + 1, error: outcome.error, kind: next.failure.kind, failure: next.failure });
-          const offline = await waitToRetry({ policy: this.policy!, env: this.resolved.env, closed: () => this.closed, store: this.postgres, failed, emit });
-          if (offline !== null) {
-            result.error = `${outcome.error ?? 'failed'} | ${offline}`;
-            result.failure = failure('network', result.error);
-            return;
-          }
-          const session = result.session_id;
-          const r = retryFrom(next.state, { session, stored: !!session && await this.hasSession(session), task: c.task, lang: this.lang });
-          if (r.kind === 'resume') result.resumed = true;
-          s = r.state;
-          continue;
-        }
-        default:
-          return unreachable(next);
-      }
-    }
-  }
-
   private async attempt(a: AttemptInput, announce: (sid: string) => Promise<void>, shouldBreak?: (context: number) => InterruptCause | null): Promise<AttemptOutcome> {
     // a resumed (or forked) session reports its cost since the session began, not since this attempt
     const before = a.resume ? await costSoFar(this.store, this.projectKey, a.resume) : 0;
@@ -382,6 +318,19 @@ export class Runtime {
     });
     out.costUsd = Math.max(0, out.costUsd - before);
     return out;
+  }
+
+  /** What the attempt loop (loop.ts) may use of this Runtime. */
+  private loopHost(): LoopHost {
+    return {
+      attempt: (a, announce, shouldBreak) => this.attempt(a, announce, shouldBreak),
+      checkModel: (spec, o, emit) => this.checkModel(spec, o, emit),
+      interruptRequest: () => this.interruptRequest,
+      takeInterrupt: () => { this.interruptRequest = null; },
+      hasSession: (sid) => this.hasSession(sid),
+      wait: { policy: this.policy!, env: this.resolved.env, closed: () => this.closed, store: this.postgres },
+      policy: this.policy, lang: this.lang,
+    };
   }
 
   /** What every attempt's options are assembled from (assemble.ts). */
@@ -438,21 +387,4 @@ export class Runtime {
     removeTmpDirs(this.tmpDir);
     this.floor.close();
   }
-}
-
-/** One step's run, as the attempt loop sees it. */
-interface StepRun {
-  spec: AgentSpec;
-  /** the step's original prompt */
-  task: string;
-  step: string;
-  opts: RunOptions;
-  result: StepResult;
-  announce: (sid: string) => Promise<void>;
-  emit: Emit;
-  gens: Generations;
-}
-
-function unreachable(x: never): never {
-  throw new Error(`unhandled next step ${JSON.stringify(x)}`);
 }
