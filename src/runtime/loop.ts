@@ -81,9 +81,9 @@ export async function runAttempts(h: LoopHost, c: StepRun): Promise<void> {
         s = next.state;
         continue;
       case 'hand-off': {
-        const h = await gens.handOff(next.route, outcome);
-        if (!h) return;
-        s = handedOff(s, h.promptBlock());
+        const handoff = await gens.handOff(next.route, outcome);
+        if (!handoff) return;
+        s = handedOff(s, handoff.promptBlock());
         gens.next();
         result.context = 0;
         continue;

@@ -1,8 +1,8 @@
 /**
  * What the attempt loop does after an attempt, decided by pure functions: the outcome, the loop's small
  * immutable state and the few facts the Runtime looked up go in; a typed next step comes out. The
- * Runtime's `run()` only carries the steps out (the waits, the handoff round, the events), so every
- * decision here is a table test (test/runtime/next.test.ts) rather than a branch in a 700-line method.
+ * attempt loop (loop.ts) only carries the steps out (the waits, the handoff round, the events), so every
+ * decision here is a row of a table test (test/runtime/next.test.ts).
  *
  * Bounded: at most `maxAttempts` failed attempts (each waits a backoff) plus at most `maxGenerations`
  * handoffs (neither counts against the other) plus at most MAX_HUMAN_INTERRUPTS interrupts.
