@@ -179,7 +179,6 @@ export class Runtime {
     });
   }
 
-
   /**
    * Connect to the store and check its schema (PostgreSQL; nothing to do for the files): an
    * unreachable server, a wrong password, a missing database fail here with one line, before any
@@ -297,8 +296,6 @@ export class Runtime {
       `(${this.hand.window}) may be wrong — set FLOWER_WINDOW or --window to the served model's window`,
     { model_mismatch: true, want, served: o.servedModel });
   }
-
-
 
   private async attempt(a: AttemptInput, announce: (sid: string) => Promise<void>, shouldBreak?: (context: number) => InterruptCause | null): Promise<AttemptOutcome> {
     // a resumed (or forked) session reports its cost since the session began, not since this attempt
