@@ -6,7 +6,7 @@
 import { errorText } from '../errors.js';
 import type { AttemptOutcome } from './attempt.js';
 import { fatalLine, fromText, type StepFailure } from './failure.js';
-import { endpoint, reachable, type ResilienceOptions } from './resilience.js';
+import { backoff, endpoint, reachable, type ResilienceOptions } from './resilience.js';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -69,4 +69,43 @@ export async function waitOnline(
 /** Fatal errors say what to fix, not only what happened (for a text with no typed failure at hand). */
 export function fatalMessage(text: string): string {
   return fatalLine(fromText(text));
+}
+
+/** A store that can go away mid-run and be waited for (the PostgreSQL store). */
+export interface OfflineStore {
+  readonly target: string;
+  waitOnline(maxMs: number): Promise<boolean>;
+}
+
+export interface RetryWait {
+  policy: ResilienceOptions;
+  env: Record<string, string | undefined>;
+  /** the Runtime closed: stop waiting */
+  closed: () => boolean;
+  /** the PostgreSQL store, when the run has one: waited for after the endpoint */
+  store?: OfflineStore | undefined;
+  /** failed attempts so far: the backoff grows with them */
+  failed: number;
+  emit: (kind: 'retry', text: string, payload: Record<string, unknown>) => void;
+}
+
+/** Before another attempt: the endpoint (and the store) answers, then the backoff. Why it never came back, else null. */
+export async function waitToRetry(w: RetryWait): Promise<string | null> {
+  let online = await waitOnline(w.policy, w.env, w.closed, (t, p) => w.emit('retry', t, p));
+  if (online.ok && w.store) online = await storeOnline(w.store, w.policy, w.emit);
+  if (!online.ok) return `${online.why}`;
+  await sleep(backoff(w.failed, w.policy) * 1000);
+  return null;
+}
+
+/** The PostgreSQL store went away mid-run: wait for it like for the network (bounded), with one notice each way. */
+async function storeOnline(pg: OfflineStore, p: ResilienceOptions, emit: RetryWait['emit']): Promise<{ ok: boolean; why?: string }> {
+  if (await pg.waitOnline(0)) return { ok: true };
+  const mins = Math.round(p.maxOfflineWait / 60);
+  emit('retry', `PostgreSQL at ${pg.target} unreachable; waiting up to ${mins} min for it to come back`, { offline: true, store: pg.target });
+  if (await pg.waitOnline(p.maxOfflineWait * 1000)) {
+    emit('retry', `PostgreSQL at ${pg.target} is back`, { online: true, store: pg.target });
+    return { ok: true };
+  }
+  return { ok: false, why: `PostgreSQL at ${pg.target} did not come back within ${mins} min` };
 }

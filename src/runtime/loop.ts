@@ -1,0 +1,114 @@
+/**
+ * The attempts of one step: attempt, add it to the result, ask `afterAttempt` (next.ts) what comes
+ * next, carry that out. Only the carrying out lives here — the events, the handoff round, the waits,
+ * the store look-ups; every decision is a pure function.
+ */
+import type { Lang } from '../config/index.js';
+import type { AttemptInput } from './assemble.js';
+import type { AttemptOutcome, InterruptCause } from './attempt.js';
+import { failure } from './failure.js';
+import type { Emit, Generations } from './handoff.js';
+import type { StepResult } from './manifest.js';
+import { afterAttempt, handedOff, retryFrom, startState } from './next.js';
+import { waitToRetry, type RetryWait } from './recover.js';
+import type { ResilienceOptions } from './resilience.js';
+import { newSessionId } from './options.js';
+import { absorb } from './result.js';
+import type { RunOptions } from './setup.js';
+import type { AgentSpec } from './spec.js';
+
+/** What the loop may use of its Runtime. */
+export interface LoopHost {
+  /** one attempt, its cost net of the session's earlier cost */
+  attempt(a: AttemptInput, announce: (sid: string) => Promise<void>, shouldBreak?: (context: number) => InterruptCause | null): Promise<AttemptOutcome>;
+  /** warn once when the endpoint served another model than the one named */
+  checkModel(spec: AgentSpec, o: AttemptOutcome, emit: Emit): void;
+  /** the person's interrupt waiting at this boundary, and using it up */
+  interruptRequest(): { remark: string } | null;
+  takeInterrupt(): void;
+  hasSession(sessionId: string): Promise<boolean>;
+  /** how to wait for the endpoint and the store before a retry */
+  wait: Omit<RetryWait, 'failed' | 'emit'>;
+  policy: ResilienceOptions | null;
+  lang: Lang;
+}
+
+/** One step's run, as the attempt loop sees it. */
+export interface StepRun {
+  spec: AgentSpec;
+  /** the step's original prompt */
+  task: string;
+  step: string;
+  opts: RunOptions;
+  result: StepResult;
+  announce: (sid: string) => Promise<void>;
+  emit: Emit;
+  gens: Generations;
+}
+
+/**
+ * The attempts of one step, each followed by what `afterAttempt` (next.ts) decides: this loop only
+ * carries the steps out — the events, the handoff round, the waits, the store look-ups.
+ */
+export async function runAttempts(h: LoopHost, c: StepRun): Promise<void> {
+  const { spec, step, result, emit, gens } = c;
+  let s = startState(c.task, c.opts);
+  for (;;) {
+    const sessionId = s.resume ? undefined : newSessionId();
+    if (sessionId) await c.announce(sessionId);
+    result.attempts = s.failed + 1;
+    const outcome = await h.attempt({
+      spec, prompt: s.prompt, step, resume: s.resume, fork: s.fork, resumeAt: s.resumeAt, sessionId,
+      hooks: c.opts.hooks, onEvent: c.opts.onEvent, onSkills: (record) => { if (record.length) result.skills = record; },
+    }, c.announce, (ctx) => gens.due(ctx));
+    absorb(result, outcome);
+    h.checkModel(spec, outcome, emit);
+    const next = afterAttempt(outcome, s, {
+      session: result.session_id, request: h.interruptRequest(), route: gens.route(outcome), policy: h.policy, lang: h.lang,
+    });
+    switch (next.kind) {
+      case 'done':
+        return;
+      case 'stop':
+        if (next.took) h.takeInterrupt();
+        if (next.why) result.error = next.why;
+        return;
+      case 'listen':
+        h.takeInterrupt();
+        emit('retry', next.remark ? `${step}: ${next.remark}` : step, { interrupted: true, remark: next.remark });
+        result.resumed = true;
+        result.error = null;
+        s = next.state;
+        continue;
+      case 'hand-off': {
+        const handoff = await gens.handOff(next.route, outcome);
+        if (!handoff) return;
+        s = handedOff(s, handoff.promptBlock());
+        gens.next();
+        result.context = 0;
+        continue;
+      }
+      case 'wait-retry': {
+        const { failed } = next.state;
+        emit('retry', `${step}: ${outcome.error ?? 'failed'}`, { attempt: failed + 1, error: outcome.error, kind: next.failure.kind, failure: next.failure });
+        const offline = await waitToRetry({ ...h.wait, failed, emit });
+        if (offline !== null) {
+          result.error = `${outcome.error ?? 'failed'} | ${offline}`;
+          result.failure = failure('network', result.error);
+          return;
+        }
+        const session = result.session_id;
+        const r = retryFrom(next.state, { session, stored: !!session && await h.hasSession(session), task: c.task, lang: h.lang });
+        if (r.kind === 'resume') result.resumed = true;
+        s = r.state;
+        continue;
+      }
+      default:
+        return unreachable(next);
+    }
+  }
+}
+
+function unreachable(x: never): never {
+  throw new Error(`unhandled next step ${JSON.stringify(x)}`);
+}
