@@ -13,11 +13,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionStore } from '@anthropic-ai/claude-agent-sdk';
-import { ConfigError, FlowerError, StoreError, errorText } from '../errors.js';
+import { ConfigError, errorText } from '../errors.js';
 import { FileRunRecords, RunLayout, writeFileAtomic, type RunRecords } from '../state/index.js';
 import { configHome, projectDirName, projectIdentity, requireCredentials, resolveEnv, storeSetting, type EnvMap, type ResolvedEnv } from '../config/index.js';
 import { pluginDirsFromEnv } from '../skills/index.js';
-import { failure, type StepFailure } from './failure.js';
+import { failure, fromThrown } from './failure.js';
 import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../store/index.js';
 import { PostgresRunRecords, PostgresSessionStore } from '../store/postgres/index.js';
 import { guardHooks, Workbench, sandboxMissing, type GuardedSpec, type NetPolicy } from '../guards/index.js';
@@ -689,13 +689,8 @@ function ignoreRunDir(runDir: string, workspace: string): void {
 /** --no-sandbox is said once per process, however many Runtimes (side questions) it makes. */
 let warnedUnsandboxed = false;
 
-/** A thrown error inside a step: a store that failed is a `store` failure; anything else is ours. */
-function failureOfThrown(e: unknown): StepFailure {
-  if (StoreError.is(e)) return failure('store', errorText(e));
-  if (ConfigError.is(e)) return failure('config', errorText(e));
-  if (FlowerError.is(e)) return failure('internal', errorText(e));
-  return failure('internal', errorText(e));
-}
+/** run()'s catch: decided in src/runtime/failure.ts, where the unit tests see it. */
+const failureOfThrown = fromThrown;
 
 /** A person can interrupt many times, but a stuck flag must not loop forever. */
 const MAX_HUMAN_INTERRUPTS = 100;

@@ -1,4 +1,4 @@
-export { SqliteSessionStore, StoreOpenError, SCHEMA_VERSION, BUSY_TIMEOUT_MS } from './sqlite.js';
+export { SqliteSessionStore, SqliteStoreError, StoreOpenError, SCHEMA_VERSION, BUSY_TIMEOUT_MS } from './sqlite.js';
 export type { LastContextOptions, StoreOpenFailure } from './sqlite.js';
 export {
   projectKeyFor,
