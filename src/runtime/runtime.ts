@@ -15,11 +15,10 @@ import path from 'node:path';
 import type { SessionStore } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError, errorText } from '../errors.js';
 import { FileRunRecords, RunLayout, writeFileAtomic, type RunRecords } from '../state/index.js';
-import { configHome, projectDirName, projectIdentity, requireCredentials, resolveEnv, storeSetting, type EnvMap, type ResolvedEnv } from '../config/index.js';
+import { configHome, requireCredentials, resolveEnv, type EnvMap, type ResolvedEnv } from '../config/index.js';
 import { pluginDirsFromEnv } from '../skills/index.js';
 import { failure, fromThrown } from './failure.js';
-import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../store/index.js';
-import { PostgresRunRecords, PostgresSessionStore } from '../store/postgres/index.js';
+import { ViewedStore, openStore, type OpenedStore, type StoreServer } from '../store/index.js';
 import { guardHooks, Workbench, sandboxMissing, type GuardedSpec, type NetPolicy } from '../guards/index.js';
 import { Floor } from './floor.js';
 import { detectLang, maskSecret, type Lang } from '../config/index.js';
@@ -154,13 +153,12 @@ export class Runtime {
   readonly projectKey: string;
   readonly manifest: Manifest;
   readonly store: FlowerStore;
-  /** the PostgreSQL store when FLOWER_STORE / --store names one (else undefined: SQLite in the run dir) */
-  readonly postgres: PostgresSessionStore | undefined;
+  /** what FLOWER_STORE / --store names, opened by src/store/open.ts (the one place that picks a backend) */
+  private readonly backend: OpenedStore;
   /** the project: FLOWER_PROJECT, else the absolute workspace path (lineage and manifest are keyed by it in PostgreSQL) */
   readonly project: string;
   /** for the child: the SDK project key of a named project (the same on every host) */
   private readonly projectEnv: Record<string, string>;
-  private opened: Promise<void> | undefined;
   readonly workbench: Workbench | undefined;
   /** set by a Workflow around a step's own agent call (never around a gate's) */
   onSession: ((sessionId: string) => void | Promise<void>) | undefined;
@@ -243,18 +241,22 @@ export class Runtime {
     }
     this.runId = newRunId();
     // FLOWER_STORE (process env or .env files; the CLI's --store sets it) and FLOWER_PROJECT
-    const where = storeSetting(this.resolved.env);
-    const id = projectIdentity(this.resolved.env, this.workspace);
-    this.project = id.name;
-    // a named project has one SDK project key on every host, so host B's resume finds host A's
-    // transcript (the SDK takes CLAUDE_CODE_PROJECT_DIR_NAME from the child's env as the key)
-    this.projectKey = id.named ? projectDirName(id.name) : projectKeyFor(this.workspace);
-    this.projectEnv = id.named ? { CLAUDE_CODE_PROJECT_DIR_NAME: this.projectKey } : {};
-    this.postgres = where.kind === 'postgres' && !o.store ? new PostgresSessionStore(where.url) : undefined;
-    this.records = o.records ?? (where.kind === 'postgres' ? new PostgresRunRecords(where.url, this.project) : new FileRunRecords(this.layout));
+    try {
+      this.backend = openStore(this.resolved.env, this.layout, { sessions: o.store ? false : 'create', ...(o.records ? { records: o.records } : {}) });
+    } catch (e) {
+      removeTmpDirs(this.tmpDir);
+      this.floor.close();
+      throw e;
+    }
+    this.project = this.backend.choice.project;
+    this.projectKey = this.backend.choice.projectKey;
+    // the SDK takes CLAUDE_CODE_PROJECT_DIR_NAME from the child's env as the key of a named project
+    this.projectEnv = this.backend.choice.named ? { CLAUDE_CODE_PROJECT_DIR_NAME: this.projectKey } : {};
+    this.records = this.backend.records;
     this.manifest = new Manifest(this.records, this.runId, this.warn);
-    this.storeFile = o.store || this.postgres ? undefined : this.layout.sessionsDb;
-    this.store = o.store ?? new ViewedStore(this.postgres ?? new SqliteSessionStore(this.layout.sessionsDb), this.workspace, {
+    this.storeFile = o.store ? undefined : this.backend.file;
+    // sessions: 'create' always opens one: null only for `sessions: false`, when o.store is used instead
+    this.store = o.store ?? new ViewedStore(this.backend.sessions!, this.workspace, {
       trim: o.trim ?? false, ephemeral: o.ephemeral ?? true, keepDenials: o.keepDenials ?? 1,
     }, this.layout.viewSpill);
     // a store that cannot be written stops the run here, before any model call — not after the work
@@ -267,6 +269,7 @@ export class Runtime {
       }
     } catch (e) {
       this.store.close();
+      this.backend.close();
       throw e;
     }
     this.workbench = o.workbench instanceof Workbench ? o.workbench
@@ -300,7 +303,7 @@ export class Runtime {
     const handoff = this.hand.enabled ? `window ${this.hand.window} (hand off at ${t.at})` : 'handoff off';
     const files = this.resolved.read.length ? this.resolved.read.join(', ') : 'none';
     const skills = this.skills.describe();
-    const store = this.postgres ? `store PostgreSQL ${this.postgres.target} (project ${this.project})` : `store ${this.layout.sessionsDb}`;
+    const store = `store ${this.backend.where}`;
     const ignored = this.resolved.ignored.map((x) => `\n. ignored in ${x.file} (not flower's settings): ${x.names.join(', ')}`).join('');
     const walls = `\n. tools write only: ${this.floor.wall.input.writable.join(', ')}; commands never see: ${this.floor.secretNames.join(', ')}`;
     return `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} · model ${e.ANTHROPIC_MODEL || '(default)'} · ${cred} · ${handoff} · ${store} · .env files read: ${files}`
@@ -313,11 +316,12 @@ export class Runtime {
    * model call. `run()` calls it too.
    */
   ready(): Promise<void> {
-    this.opened ??= (async () => {
-      await this.postgres?.open();
-      if (this.records instanceof PostgresRunRecords) await this.records.open();
-    })();
-    return this.opened;
+    return this.backend.ready();
+  }
+
+  /** The store's server when it has one (PostgreSQL): run() waits for it like for the network. */
+  private get postgres(): StoreServer | undefined {
+    return this.backend.server;
   }
 
   /** Is this session still in sessions.db (for this workspace)? */
@@ -641,11 +645,13 @@ export class Runtime {
 
   /** The PostgreSQL store went away mid-run: wait for it like for the network (bounded), with one notice each way. */
   private async storeOnline(emit: Emit): Promise<{ ok: boolean; why?: string }> {
-    const pg = this.postgres!;
-    if (await pg.waitOnline(0)) return { ok: true };
-    const mins = Math.round(this.policy!.maxOfflineWait / 60);
+    const pg = this.backend.server;
+    if (!pg || await pg.waitOnline(0)) return { ok: true };
+    // run() waits only while retrying, which needs a policy; the default bounds it all the same
+    const wait = (this.policy ?? DEFAULT_RESILIENCE).maxOfflineWait;
+    const mins = Math.round(wait / 60);
     emit('retry', `PostgreSQL at ${pg.target} unreachable; waiting up to ${mins} min for it to come back`, { offline: true, store: pg.target });
-    if (await pg.waitOnline(this.policy!.maxOfflineWait * 1000)) {
+    if (await pg.waitOnline(wait * 1000)) {
       emit('retry', `PostgreSQL at ${pg.target} is back`, { online: true, store: pg.target });
       return { ok: true };
     }
@@ -661,7 +667,7 @@ export class Runtime {
     }
     this.live.clear();
     try { this.store.close(); } catch { /* already closed */ }
-    if (this.records instanceof PostgresRunRecords) this.records.close();
+    try { this.backend.close(); } catch { /* already closed */ }
     removeTmpDirs(this.tmpDir);
     this.floor.close();
   }

@@ -315,6 +315,11 @@ export class SqliteSessionStore implements SessionStore {
     return this.appendTx(key, sk, entries);
   }
 
+  /** append() that says how many entries were new (the same as PostgreSQL's, for `flower store copy`). */
+  async appendNow(key: SessionKey, entries: SessionStoreEntry[]): Promise<number> {
+    return this.appendSync(key, entries);
+  }
+
   async append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
     this.appendSync(key, entries);
   }
