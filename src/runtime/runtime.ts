@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionStore } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError, errorText } from '../errors.js';
-import { FileRunRecords, RunLayout, writeFileAtomic, type RunRecords } from '../state/index.js';
+import { RunLayout, writeFileAtomic, type RunRecords } from '../state/index.js';
 import { configHome, requireCredentials, resolveEnv, type EnvMap, type ResolvedEnv } from '../config/index.js';
 import { pluginDirsFromEnv } from '../skills/index.js';
 import { failure, fromThrown } from './failure.js';
