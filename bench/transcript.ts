@@ -1,5 +1,5 @@
 // The synthetic transcript the store and views benches measure: entries shaped like the real binary's
-// (sdk-facts §4.1–4.2, test/fixtures/transcripts/*.jsonl), ~500 B – 2 KB each, deterministic per seed.
+// (docs/sdk-facts.md §4.1–4.2, test/fixtures/transcripts/*.jsonl), ~500 B – 2 KB each, deterministic per seed.
 // With `views: true` it also carries what the resume views act on (glance commands, large old results,
 // denials, API-error debris), so the views bench measures real work rather than a pass-through.
 import type { SessionKey, SessionStoreEntry } from '@anthropic-ai/claude-agent-sdk';

@@ -110,7 +110,7 @@ export async function main(o: WakeBenchOptions = {}): Promise<BenchRow[]> {
     const bare = () => reach(async () => {
       const store = new SqliteSessionStore(path.join(runs, 'sessions.db'));
       try {
-        // the same config dir flower uses in this process (parent and child must agree, sdk-facts §0)
+        // the same config dir flower uses in this process (parent and child must agree, docs/sdk-facts.md §0)
         const cenv = { ...baseEnv(home, sim.url), CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude') };
         for await (const m of query({ prompt: 'continue', options: { cwd: ws, env: cenv, resume: sid, sessionStore: store, allowedTools: ['Bash'], settingSources: [], systemPrompt: { type: 'preset', preset: 'claude_code' } } })) {
           void m;

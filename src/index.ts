@@ -34,7 +34,7 @@ export type {
 } from './workflow/index.js';
 
 // store: SQLite sessions and the resume views
-export { SqliteSessionStore, ViewedStore, projectKeyFor, views, expire, trim, prune, relink, trimReport } from './store/index.js';
+export { SqliteSessionStore, SqliteStoreError, StoreOpenError, StoreKeyError, ViewedStore, projectKeyFor, views, expire, trim, prune, relink, trimReport } from './store/index.js';
 export type { ViewPolicy, ViewOptions, ViewReport } from './store/index.js';
 export { PostgresSessionStore, PostgresRunRecords, PgStoreError } from './store/postgres/index.js';
 export type { PgFailure, PgStoreOptions } from './store/postgres/index.js';

@@ -5,8 +5,9 @@
  * continue; now only Node's own start-up is unprotected. Imports only the state layer.
  */
 import path from 'node:path';
-import { detectLang, hasCredentials, resolveEnv, storeSetting } from '../config/index.js';
+import { detectLang, hasCredentials, resolveEnv } from '../config/index.js';
 import { FileRunRecords, RunLayout, type RunLockHeld, type StateNotice } from '../state/index.js';
+import { chooseStore } from '../store/choose.js';
 import { holdFolder } from './folder-lock.js';
 import { CliExit, type CliIO } from './io.js';
 import { messages } from './messages.js';
@@ -30,14 +31,16 @@ export async function holdAndRecord(words: string[], o: EarlyOptions, g: GlobalO
   // no credentials: the flow offers `flower setup` or exits naming them, and nothing is created
   const resolved = resolveEnv(io.env);
   if (!hasCredentials(resolved)) return null;
-  // a PostgreSQL store keeps the lock (an advisory lock) and lineage there, never in local files: the
-  // flow takes both once it has connected
-  try {
-    if (storeSetting(resolved.env).kind !== 'files') return null;
-  } catch { return null; }
   const cwd = io.cwd ?? process.cwd();
   const ws = path.resolve(cwd, g.workspace);
   const layout = RunLayout.of({ cwd, workspace: ws, runDir: path.resolve(cwd, g.runDir) });
+  // a PostgreSQL store keeps the lock (an advisory lock) and lineage there, never in local files: the
+  // flow takes both once it has connected
+  try {
+    if (chooseStore(resolved.env, layout).backend !== 'files') return null;
+  } catch { return null; }
+  // the files' records, made here rather than by src/store/open.ts: opening loads the database
+  // drivers and the SDK, the second this file exists to win
   const records = new FileRunRecords(layout);
   let held: RunLockHeld;
   try {

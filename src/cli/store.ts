@@ -8,18 +8,17 @@
  * `flower store copy --from A --to B` (each `runs` — the SQLite file and JSON files of the run dir —
  * or a postgres:// URL) copies transcripts, lineage and manifest rows; running it again adds nothing.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionKey, SessionStoreEntry } from '@anthropic-ai/claude-agent-sdk';
-import { projectDirName, projectIdentity, resolveEnv, storeSetting } from '../config/index.js';
+import { resolveEnv } from '../config/index.js';
 import { ConfigError } from '../errors.js';
-import { FileRunRecords, RunLayout, type ManifestRow, type RunRecords } from '../state/index.js';
-import { SqliteSessionStore, projectKeyFor } from '../store/index.js';
-import { PostgresRunRecords, PostgresSessionStore, redactUrl } from '../store/postgres/index.js';
+import { RunLayout, type ManifestRow, type RunRecords } from '../state/index.js';
+import { openStore, projectKeyFor, type BackendSessions } from '../store/index.js';
+import { redactUrl } from '../store/postgres/index.js';
 import { EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './globals.js';
 
-type RawStore = SqliteSessionStore | PostgresSessionStore;
+type RawStore = BackendSessions;
 
 export interface Backends {
   records: RunRecords;
@@ -33,17 +32,15 @@ export interface Backends {
 
 /** The store named by the settings, opened (a PostgreSQL one is checked: one line when unusable). */
 export async function backendsFor(env: Record<string, string | undefined>, layout: RunLayout, o: { createSqlite?: boolean } = {}): Promise<Backends> {
-  const resolved = resolveEnv(env, layout.cwd).env;
-  const where = storeSetting(resolved);
-  const id = projectIdentity(resolved, layout.workspace);
-  const projectKey = id.named ? projectDirName(id.name) : projectKeyFor(layout.workspace);
-  if (where.kind === 'postgres') {
-    const sessions = await new PostgresSessionStore(where.url).open();
-    const records = await new PostgresRunRecords(where.url, id.name).open();
-    return { records, sessions, projectKey, project: id.name, close: () => { sessions.close(); records.close(); } };
+  // a read-only command creates no sessions.db where there is none (nothing to read)
+  const s = openStore(resolveEnv(env, layout.cwd).env, layout, { sessions: o.createSqlite ? 'create' : 'existing' });
+  try {
+    await s.ready();
+  } catch (e) {
+    s.close();
+    throw e;
   }
-  const sessions = o.createSqlite || fs.existsSync(layout.sessionsDb) ? new SqliteSessionStore(layout.sessionsDb) : null;
-  return { records: new FileRunRecords(layout), sessions, projectKey, project: id.name, close: () => sessions?.close() };
+  return { records: s.records, sessions: s.sessions, projectKey: s.choice.projectKey, project: s.choice.project, close: () => s.close() };
 }
 
 export interface CopyReport {
@@ -92,7 +89,6 @@ export function missingEntries(src: readonly SessionStoreEntry[], dst: readonly 
 
 async function appendCount(s: RawStore, key: SessionKey, entries: SessionStoreEntry[]): Promise<number> {
   if (entries.length === 0) return 0;
-  if (s instanceof SqliteSessionStore) return s.appendSync(key, entries);
   return s.appendNow(key, entries);
 }
 

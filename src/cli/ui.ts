@@ -7,8 +7,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { projectIdentity, resolveEnv, storeSetting } from '../config/index.js';
+import { resolveEnv } from '../config/index.js';
 import { RunLayout } from '../state/index.js';
+import { chooseStore } from '../store/index.js';
 import { handoffPolicy, thresholds } from '../runtime/window.js';
 import { EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './globals.js';
@@ -44,13 +45,14 @@ export async function ui(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<num
   const env = resolveEnv(io.env, cwd).env;
   const policy = handoffPolicy(env, undefined);
   // the store named by FLOWER_STORE / --store, like status and log (a PostgreSQL one that cannot be used: one line, exit 1)
-  const where = storeSetting(env);
   const workspace = path.resolve(cwd, g.workspace);
-  const source = where.kind === 'postgres'
-    ? await PgSource.open({ url: where.url, project: projectIdentity(env, workspace).name, workspace, runDir })
-    : new FileSource(RunLayout.of({ cwd, runDir }));
-  const shown = source instanceof PgSource ? source.where : runDir;
-  const empty = source instanceof PgSource ? false : !fs.existsSync(runDir);
+  // the page reads through its own readers (src/ui/pg.ts, src/ui/data.ts), never writing: the backend
+  // is chosen by src/store/choose.ts, as for a run
+  const choice = chooseStore(env, RunLayout.of({ cwd, workspace, runDir }));
+  const pg = choice.backend === 'postgres' ? await PgSource.open({ url: choice.url, project: choice.project, workspace, runDir }) : null;
+  const source = pg ?? new FileSource(RunLayout.of({ cwd, runDir }));
+  const shown = pg ? pg.where : runDir;
+  const empty = pg ? false : !fs.existsSync(runDir);
   const app = { source, token: newToken(), window: policy.window, threshold: thresholds(policy).at };
   const server = await serveUi(app, { host: o.host, port: o.port }).catch((e: unknown) => { source.close(); throw e; });
   io.stdout.write(`${server.url}\n`);

@@ -31,7 +31,7 @@ export function toolCall(input: HookInput): ToolHookInput | undefined {
 
 export const isMainThread = (call: ToolHookInput): boolean => call.agentId === undefined;
 
-/** A PreToolUse denial; the model reads `PreToolUse:<tool> hook error: <reason>` (sdk-facts §2). */
+/** A PreToolUse denial; the model reads `PreToolUse:<tool> hook error: <reason>` (docs/sdk-facts.md §2). */
 export function deny(reason: string): HookJSONOutput {
   return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
 }

@@ -10,6 +10,7 @@
  * rate_limit, overloaded, invalid_request, model_not_found, server_error, unknown, max_output_tokens,
  * cloud_credential_error.
  */
+import { ConfigError, StoreError, errorText } from '../errors.js';
 import { FAILURE_KINDS, type FailureKind } from '../state/index.js';
 import { classify, isOverflow } from './resilience.js';
 
@@ -139,6 +140,17 @@ export function fromText(text: string): StepFailure {
     return failure('network', t);
   }
   return failure('unknown', t);
+}
+
+/**
+ * An error thrown inside a step (out of the runtime's own code, not the binary's report): a store that
+ * failed — any backend, SQLite, its keys or PostgreSQL: every one is a StoreError — is a `store`
+ * failure; a configuration the step cannot run with is `config`; anything else is our bug.
+ */
+export function fromThrown(e: unknown): StepFailure {
+  if (StoreError.is(e)) return failure('store', errorText(e));
+  if (ConfigError.is(e)) return failure('config', errorText(e));
+  return failure('internal', errorText(e));
 }
 
 /** The result subtypes that name a limit the person set. */

@@ -41,7 +41,7 @@ export class Manifest {
 
   constructor(where: RunRecords | string, run: string, warn: ManifestWarning = () => {}) {
     this.records = recordsFor(where);
-    this.path = this.records instanceof FileRunRecords ? this.records.paths.manifest : this.records.where;
+    this.path = this.records.manifestAt ?? this.records.where;
     this.run = run;
     this.warn = warn;
   }

@@ -2,7 +2,7 @@
  * A step's result as its attempts add up: the row it starts as, what each attempt adds to it, what a
  * resumed session had cost before, and how a thrown error is typed.
  */
-import { ConfigError, FlowerError, StoreError, errorText } from '../errors.js';
+import { errorText } from '../errors.js';
 import type { AttemptOutcome } from './attempt.js';
 import { failure, type StepFailure } from './failure.js';
 import type { StepResult } from './manifest.js';
@@ -51,10 +51,5 @@ export async function costSoFar(store: FlowerStore, projectKey: string, sessionI
   return 0;
 }
 
-/** A thrown error inside a step: a store that failed is a `store` failure; anything else is ours. */
-export function failureOfThrown(e: unknown): StepFailure {
-  if (StoreError.is(e)) return failure('store', errorText(e));
-  if (ConfigError.is(e)) return failure('config', errorText(e));
-  if (FlowerError.is(e)) return failure('internal', errorText(e));
-  return failure('internal', errorText(e));
-}
+/** A thrown error inside a step, decided in src/runtime/failure.ts (a store that failed is a `store` failure). */
+export { fromThrown as failureOfThrown } from './failure.js';

@@ -12,11 +12,10 @@
  */
 import path from 'node:path';
 import { ConfigError, errorText } from '../errors.js';
-import { FileRunRecords, RunLayout, type RunRecords } from '../state/index.js';
-import { configHome, projectDirName, projectIdentity, requireCredentials, resolveEnv, storeSetting, type ResolvedEnv } from '../config/index.js';
+import { RunLayout, type RunRecords } from '../state/index.js';
+import { configHome, requireCredentials, resolveEnv, type ResolvedEnv } from '../config/index.js';
 import { pluginDirsFromEnv } from '../skills/index.js';
-import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../store/index.js';
-import { PostgresRunRecords, PostgresSessionStore } from '../store/postgres/index.js';
+import { ViewedStore, openStore, type OpenedStore } from '../store/index.js';
 import { Workbench, type NetPolicy } from '../guards/index.js';
 import { detectLang, type Lang } from '../config/index.js';
 import { checkSandbox, describeRuntime, posNum, prepareDirs, type FlowerStore, type RunOptions, type RuntimeOptions, type SandboxPolicy } from './setup.js';
@@ -49,13 +48,12 @@ export class Runtime {
   readonly projectKey: string;
   readonly manifest: Manifest;
   readonly store: FlowerStore;
-  /** the PostgreSQL store when FLOWER_STORE / --store names one (else undefined: SQLite in the run dir) */
-  readonly postgres: PostgresSessionStore | undefined;
+  /** what FLOWER_STORE / --store names, opened by src/store/open.ts (the one place that picks a backend) */
+  private readonly backend: OpenedStore;
   /** the project: FLOWER_PROJECT, else the absolute workspace path (lineage and manifest are keyed by it in PostgreSQL) */
   readonly project: string;
   /** for the child: the SDK project key of a named project (the same on every host) */
   private readonly projectEnv: Record<string, string>;
-  private opened: Promise<void> | undefined;
   readonly workbench: Workbench | undefined;
   /** set by a Workflow around a step's own agent call (never around a gate's) */
   onSession: ((sessionId: string) => void | Promise<void>) | undefined;
@@ -121,18 +119,22 @@ export class Runtime {
     }
     this.runId = newRunId();
     // FLOWER_STORE (process env or .env files; the CLI's --store sets it) and FLOWER_PROJECT
-    const where = storeSetting(this.resolved.env);
-    const id = projectIdentity(this.resolved.env, this.workspace);
-    this.project = id.name;
-    // a named project has one SDK project key on every host, so host B's resume finds host A's
-    // transcript (the SDK takes CLAUDE_CODE_PROJECT_DIR_NAME from the child's env as the key)
-    this.projectKey = id.named ? projectDirName(id.name) : projectKeyFor(this.workspace);
-    this.projectEnv = id.named ? { CLAUDE_CODE_PROJECT_DIR_NAME: this.projectKey } : {};
-    this.postgres = where.kind === 'postgres' && !o.store ? new PostgresSessionStore(where.url) : undefined;
-    this.records = o.records ?? (where.kind === 'postgres' ? new PostgresRunRecords(where.url, this.project) : new FileRunRecords(this.layout));
+    try {
+      this.backend = openStore(this.resolved.env, this.layout, { sessions: o.store ? false : 'create', ...(o.records ? { records: o.records } : {}) });
+    } catch (e) {
+      removeTmpDirs(this.tmpDir);
+      this.floor.close();
+      throw e;
+    }
+    this.project = this.backend.choice.project;
+    this.projectKey = this.backend.choice.projectKey;
+    // the SDK takes CLAUDE_CODE_PROJECT_DIR_NAME from the child's env as the key of a named project
+    this.projectEnv = this.backend.choice.named ? { CLAUDE_CODE_PROJECT_DIR_NAME: this.projectKey } : {};
+    this.records = this.backend.records;
     this.manifest = new Manifest(this.records, this.runId, this.warn);
-    this.storeFile = o.store || this.postgres ? undefined : this.layout.sessionsDb;
-    this.store = o.store ?? new ViewedStore(this.postgres ?? new SqliteSessionStore(this.layout.sessionsDb), this.workspace, {
+    this.storeFile = o.store ? undefined : this.backend.file;
+    // sessions: 'create' always opens one: null only for `sessions: false`, when o.store is used instead
+    this.store = o.store ?? new ViewedStore(this.backend.sessions!, this.workspace, {
       trim: o.trim ?? false, ephemeral: o.ephemeral ?? true, keepDenials: o.keepDenials ?? 1,
     }, this.layout.viewSpill);
     // a store that cannot be written stops the run here, before any model call — not after the work
@@ -145,6 +147,7 @@ export class Runtime {
       }
     } catch (e) {
       this.store.close();
+      this.backend.close();
       throw e;
     }
     this.workbench = o.workbench instanceof Workbench ? o.workbench
@@ -174,7 +177,7 @@ export class Runtime {
   describe(): string {
     return describeRuntime({
       env: this.resolved.env, hand: this.hand, read: this.resolved.read, ignored: this.resolved.ignored, skills: this.skills.describe(),
-      store: this.postgres ? `store PostgreSQL ${this.postgres.target} (project ${this.project})` : `store ${this.layout.sessionsDb}`,
+      store: `store ${this.backend.where}`,
       writable: this.floor.wall.input.writable, secretNames: this.floor.secretNames,
     });
   }
@@ -185,12 +188,9 @@ export class Runtime {
    * model call. `run()` calls it too.
    */
   ready(): Promise<void> {
-    this.opened ??= (async () => {
-      await this.postgres?.open();
-      if (this.records instanceof PostgresRunRecords) await this.records.open();
-    })();
-    return this.opened;
+    return this.backend.ready();
   }
+
 
   /** Is this session still in sessions.db (for this workspace)? */
   hasSession(sessionId: string): Promise<boolean> {
@@ -325,7 +325,7 @@ export class Runtime {
       interruptRequest: () => this.interruptRequest,
       takeInterrupt: () => { this.interruptRequest = null; },
       hasSession: (sid) => this.hasSession(sid),
-      wait: { policy: this.policy!, env: this.resolved.env, closed: () => this.closed, store: this.postgres },
+      wait: { policy: this.policy!, env: this.resolved.env, closed: () => this.closed, store: this.backend.server },
       policy: this.policy, lang: this.lang,
     };
   }
@@ -380,7 +380,7 @@ export class Runtime {
     }
     this.live.clear();
     try { this.store.close(); } catch { /* already closed */ }
-    if (this.records instanceof PostgresRunRecords) this.records.close();
+    try { this.backend.close(); } catch { /* already closed */ }
     removeTmpDirs(this.tmpDir);
     this.floor.close();
   }

@@ -97,7 +97,7 @@ export function splitEven(s: string, k: number): string[] {
 /**
  * The SSE events of a reply. Tool input is ALWAYS streamed as input_json_delta pieces after a
  * content_block_start carrying `input: {}`: the harness ignores an input given in
- * content_block_start and would run the tool with `{}` (sdk-facts §1).
+ * content_block_start and would run the tool with `{}` (docs/sdk-facts.md §1).
  */
 export function replyEvents(reply: Reply, chunks = 1): SseEvent[] {
   const events: SseEvent[] = [];

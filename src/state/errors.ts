@@ -63,10 +63,21 @@ export class StateCorrupt extends FlowerError {
   }
 }
 /**
- * The session store cannot be written (read-only, locked too long, disk full, not SQLite): the run
- * stops before any model call, or the step fails with a `store` failure — never a silent loss.
+ * The session store or the run records failed (read-only, locked too long, disk full, not SQLite, a
+ * PostgreSQL server gone, a key that cannot be stored): the run stops before any model call, or the
+ * step fails with a `store` failure — never a silent loss. One family, whatever the backend: each
+ * backend's errors subclass it (src/store/sqlite.ts, src/store/keys.ts, src/store/postgres/errors.ts),
+ * so `StoreError.is(e)` is the one test the runtime's failure classification needs.
  */
-export class StoreError extends FlowerError {}
+export class StoreError extends FlowerError {
+  /**
+   * Also mark this instance as a `StateCorrupt` (a file we read is damaged), for the subclasses that are
+   * both: a class has one parent, but `StateCorrupt.is(e)` reads marks, not the prototype chain.
+   */
+  protected markStateCorrupt(): void {
+    (this as unknown as Record<symbol, boolean>)[markOf('StateCorrupt')] = true;
+  }
+}
 /** A bug in flower itself. */
 export class InternalError extends FlowerError {}
 

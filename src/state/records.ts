@@ -31,6 +31,8 @@ export type NoticeSink = (n: StateNotice) => void;
 export interface RunRecords {
   /** where the records live (a folder, a database URL without secrets) — for messages */
   readonly where: string;
+  /** the one file the manifest rows are in, when they are in one (for `flower`'s closing line) */
+  readonly manifestAt?: string;
   /**
    * The lineage of `workspace` (absolute), or null when there is none for it. Read-only: a lineage of
    * another workspace is left where it is (null); a damaged one is kept aside (notice) unless `keep: false`.
@@ -46,6 +48,10 @@ export interface RunRecords {
   readRows(): Promise<ManifestRow[]>;
   /** The run lock of this folder. */
   acquireRunLock(o?: AcquireOptions): Promise<RunLockResult>;
+  /** Connect and check (a database's records; files need nothing): an unusable server fails here. */
+  open?(): Promise<unknown>;
+  /** Let go of the connection (a database's records; files hold none). */
+  close?(): void;
 }
 
 export interface FileRecordPaths {
@@ -58,9 +64,11 @@ const emptyLineage = (workspace: string): LineageRecord => ({ version: LINEAGE_V
 
 export class FileRunRecords implements RunRecords {
   readonly where: string;
+  readonly manifestAt: string;
 
   constructor(readonly paths: FileRecordPaths) {
     this.where = path.dirname(paths.lineage);
+    this.manifestAt = paths.manifest;
   }
 
   private readFile(keep: boolean, onNotice?: NoticeSink): LineageRecord | null {

@@ -7,7 +7,8 @@
  *   clarify session reached the store is still continued by a bare `flower`).
  *   The seed's three fields keep their meaning in every version.
  * - manifest.json: an array of rows (no file-level version; a row may carry fields a newer flower adds,
- *   they are kept). The optional fields of CONTRACTS.md are declared here so other parts only fill them.
+ *   they are kept). The optional row fields (`failure`, `verdict`, `sandboxed`, `skills`) are declared here, in `StepResult`
+ *   and `manifestRowSchema`, so other parts only fill them.
  */
 import { z } from 'zod';
 

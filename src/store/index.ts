@@ -1,4 +1,4 @@
-export { SqliteSessionStore, StoreOpenError, SCHEMA_VERSION, BUSY_TIMEOUT_MS } from './sqlite.js';
+export { SqliteSessionStore, SqliteStoreError, StoreOpenError, SCHEMA_VERSION, BUSY_TIMEOUT_MS } from './sqlite.js';
 export type { LastContextOptions, StoreOpenFailure } from './sqlite.js';
 export {
   projectKeyFor,
@@ -15,3 +15,7 @@ export type { ViewPolicy } from './viewed.js';
 export { views, expire, trim, prune, relink, trimReport } from './views/index.js';
 export type { ViewOptions, ViewReport } from './views/index.js';
 export { writeFileAtomic, writeJsonAtomic, readJsonOrKeepAside, keepAside, withFileLock, stamp } from '../state/index.js';
+export { openStore } from './open.js';
+export type { OpenedStore, OpenStoreOptions, StoreServer, BackendSessions } from './open.js';
+export { chooseStore } from './choose.js';
+export type { StoreChoice } from './choose.js';

@@ -5,13 +5,16 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SessionKey } from '@anthropic-ai/claude-agent-sdk';
+import { StoreError } from '../errors.js';
 
 /** Longest sanitized projectKey before the SDK truncates it and appends a hash. */
 export const PROJECT_KEY_MAX = 200;
 
-/** Thrown for a key that cannot be stored unambiguously. */
-export class StoreKeyError extends Error {
-  override readonly name = 'StoreKeyError';
+/** Thrown for a key that cannot be stored unambiguously (either backend). */
+export class StoreKeyError extends StoreError {
+  constructor(message: string) {
+    super('store-bad-key', message);
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import type {
   SessionSummaryEntry,
 } from '@anthropic-ai/claude-agent-sdk';
 import { assertKeySegment, childRange, storeKeyOf } from './keys.js';
-import { StateCorrupt, StoreError } from '../errors.js';
+import { StoreError } from '../errors.js';
 import { contextOfTail, parsed } from './usage.js';
 
 /** Version of the on-disk contract, kept in `PRAGMA user_version`. Bump on any schema change. */
@@ -28,17 +28,27 @@ const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
 export type StoreOpenFailure = 'not-sqlite' | 'future-version' | 'foreign-schema' | 'cannot-open';
 
-/** The db file at `path` cannot be used; the file is left untouched (kept where it is). */
-export class StoreOpenError extends StateCorrupt {
+/** A failure of the SQLite session store (`<runDir>/sessions.db`). */
+export class SqliteStoreError extends StoreError {}
+
+/**
+ * The db file at `path` cannot be used; the file is left untouched (kept where it is). A store failure
+ * and also a damaged file flower reads: `StateCorrupt.is(e)` holds too (test/errors/errors.test.ts).
+ */
+export class StoreOpenError extends SqliteStoreError {
   override readonly path: string;
+  /** where the original is: the file itself, untouched (as StateCorrupt's `keptAt`) */
+  readonly keptAt: string;
   constructor(
     path: string,
     readonly reason: StoreOpenFailure,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(`store-${reason}`, message, { path, keptAt: path, ...(options?.cause !== undefined ? { cause: options.cause } : {}) });
+    super(`store-${reason}`, message, { path, ...(options?.cause !== undefined ? { cause: options.cause } : {}) });
     this.path = path;
+    this.keptAt = path;
+    this.markStateCorrupt();
   }
 }
 
@@ -142,7 +152,7 @@ export class SqliteSessionStore implements SessionStore {
       free = Number(st.bavail) * Number(st.bsize);
     } catch { /* no statfs here: the write test below still catches SQLITE_FULL */ }
     if (free !== undefined && free < minFree) {
-      throw new StoreError('store-disk-full',
+      throw new SqliteStoreError('store-disk-full',
         `session store ${this.path}: the disk is full (${Math.floor(free / 1024)} KiB free, flower needs ${Math.ceil(minFree / 1024)} KiB); free some space or choose another run dir with -r`,
         { path: this.path });
     }
@@ -151,7 +161,7 @@ export class SqliteSessionStore implements SessionStore {
     let mode = 0o600;
     try { mode = statSync(this.path).mode; } catch { /* a fresh file: created writable */ }
     if ((mode & 0o222) === 0) {
-      throw new StoreError('store-read-only', `session store ${this.path} is read-only (mode ${(mode & 0o777).toString(8)}); make it writable (chmod u+w) or choose another run dir with -r`, { path: this.path });
+      throw new SqliteStoreError('store-read-only', `session store ${this.path} is read-only (mode ${(mode & 0o777).toString(8)}); make it writable (chmod u+w) or choose another run dir with -r`, { path: this.path });
     }
     try {
       this.db.prepare('BEGIN IMMEDIATE').run();
@@ -161,15 +171,15 @@ export class SqliteSessionStore implements SessionStore {
       const code = sqliteCode(e) ?? '';
       const ctx = { path: this.path, cause: e };
       if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM' || code === 'SQLITE_AUTH') {
-        throw new StoreError('store-read-only', `session store ${this.path} is read-only (${code}); make it writable (chmod u+w) or choose another run dir with -r`, ctx);
+        throw new SqliteStoreError('store-read-only', `session store ${this.path} is read-only (${code}); make it writable (chmod u+w) or choose another run dir with -r`, ctx);
       }
       if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-        throw new StoreError('store-locked', `session store ${this.path} is locked by another process for longer than ${BUSY_TIMEOUT_MS / 1000} s (${code}); wait for it or choose another run dir with -r`, ctx);
+        throw new SqliteStoreError('store-locked', `session store ${this.path} is locked by another process for longer than ${BUSY_TIMEOUT_MS / 1000} s (${code}); wait for it or choose another run dir with -r`, ctx);
       }
       if (code === 'SQLITE_FULL') {
-        throw new StoreError('store-disk-full', `session store ${this.path}: the disk is full (${code}); free some space or choose another run dir with -r`, ctx);
+        throw new SqliteStoreError('store-disk-full', `session store ${this.path}: the disk is full (${code}); free some space or choose another run dir with -r`, ctx);
       }
-      throw new StoreError('store-unwritable', `session store ${this.path} cannot be written: ${e instanceof Error ? e.message : String(e)}`, ctx);
+      throw new SqliteStoreError('store-unwritable', `session store ${this.path} cannot be written: ${e instanceof Error ? e.message : String(e)}`, ctx);
     }
   }
 
@@ -303,6 +313,11 @@ export class SqliteSessionStore implements SessionStore {
     const sk = storeKeyOf(key);
     if (entries.length === 0) return 0;
     return this.appendTx(key, sk, entries);
+  }
+
+  /** append() that says how many entries were new (the same as PostgreSQL's, for `flower store copy`). */
+  async appendNow(key: SessionKey, entries: SessionStoreEntry[]): Promise<number> {
+    return this.appendSync(key, entries);
   }
 
   async append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {

@@ -6,7 +6,7 @@
 import type { ManifestRow } from '../state/index.js';
 import type { ModelCall, SessionFigures, VerdictCall } from './transcript.js';
 
-/** A manifest row as the state layer declares it (with the optional fields of CONTRACTS.md). */
+/** A manifest row as the state layer declares it (its optional fields are declared in src/state/schemas.ts). */
 export type UiRow = ManifestRow;
 
 export interface Problem {

@@ -4,7 +4,7 @@
  * cache hit rate, tool use counts, subagent share of cost, spill savings.
  *
  * One model call is written as several `assistant` entries (one per content block) that share
- * `message.id` and carry the same usage (sdk-facts §6), so calls are counted by message id.
+ * `message.id` and carry the same usage (docs/sdk-facts.md §6), so calls are counted by message id.
  */
 
 export interface ModelCall {
@@ -17,7 +17,7 @@ export interface ModelCall {
   cacheCreation: number;
   cacheRead: number;
   output: number;
-  /** main-thread context of the call: input + cache creation + cache read (sdk-facts §6) */
+  /** main-thread context of the call: input + cache creation + cache read (docs/sdk-facts.md §6) */
   context: number;
 }
 

@@ -5,8 +5,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  FAILURE_KINDS, failure, fatalLine, fromApiError, fromInterrupt, fromResultSubtype, fromText, type FailureKind,
+  FAILURE_KINDS, failure, fatalLine, fromApiError, fromInterrupt, fromResultSubtype, fromText, fromThrown, type FailureKind,
 } from '../../src/runtime/failure.js';
+import { ConfigError, FlowerError, InternalError, StateCorrupt, StoreError } from '../../src/errors.js';
+import { SqliteStoreError, StoreKeyError, StoreOpenError } from '../../src/store/index.js';
+import { PgStoreError } from '../../src/store/postgres/index.js';
 import { retryable } from '../../src/runtime/recover.js';
 import { DEFAULT_RESILIENCE } from '../../src/runtime/resilience.js';
 import type { AttemptOutcome } from '../../src/runtime/attempt.js';
@@ -125,4 +128,40 @@ test('a resume the binary cannot find is fatal at once and points at flower log'
   const v = retryable(outcome({ error: f.message, failure: f }), 1, DEFAULT_RESILIENCE);
   assert.equal(v.retry, false);
   assert.match(fatalLine(f), /flower log/);
+});
+
+const PG = { host: '127.0.0.1', port: 5432, database: 'flower', user: 'flower' };
+const THROWN: Array<[string, unknown, FailureKind]> = [
+  ['a PostgreSQL server gone mid-step (it was "internal" before the store errors were one family)', new PgStoreError('unreachable', 'cannot reach PostgreSQL at 127.0.0.1:5432', PG), 'store'],
+  ['a PostgreSQL user without rights on the tables', new PgStoreError('permission', 'user "flower" has no permission', PG), 'store'],
+  ['a read-only sessions.db', new SqliteStoreError('store-read-only', 'session store /x/sessions.db is read-only', { path: '/x/sessions.db' }), 'store'],
+  ['a sessions.db that is not SQLite', new StoreOpenError('/x/sessions.db', 'not-sqlite', 'not a SQLite database'), 'store'],
+  ['a key that cannot be stored', new StoreKeyError('sessionId "a/b" contains \'/\''), 'store'],
+  ['the family\'s base class', new StoreError('store-x', 'x'), 'store'],
+  ['a configuration the step cannot run with', new ConfigError('unknown-session', 'no session x'), 'config'],
+  ['our own bug', new InternalError('bug', 'oops'), 'internal'],
+  ['a damaged file that is not the store', new StateCorrupt('STATE_CORRUPT', 'lineage.json is damaged'), 'internal'],
+  ['a plain Error', new Error('boom'), 'internal'],
+  ['a thrown string', 'boom', 'internal'],
+];
+for (const [what, e, kind] of THROWN) {
+  test(`a thrown error: ${what} is a '${kind}' failure`, () => {
+    const f = fromThrown(e);
+    assert.equal(f.kind, kind);
+    assert.equal(f.message, e instanceof Error ? e.message : String(e));
+  });
+}
+
+test('every store error is one family: a StoreError and a FlowerError, whatever the backend; a bad sessions.db stays a StateCorrupt', () => {
+  const all = [new PgStoreError('auth', 'refused', PG), new SqliteStoreError('store-locked', 'locked'), new StoreOpenError('/x.db', 'cannot-open', 'no'), new StoreKeyError('empty')];
+  for (const e of all) {
+    assert.ok(StoreError.is(e) && e instanceof StoreError && FlowerError.is(e), e.name);
+    assert.equal(ConfigError.is(e), false, e.name);
+  }
+  assert.deepEqual(all.map((e) => e.name), ['PgStoreError', 'SqliteStoreError', 'StoreOpenError', 'StoreKeyError']);
+  const open = all[2] as StoreOpenError;
+  assert.equal(StateCorrupt.is(open), true);
+  assert.equal(open.keptAt, '/x.db');
+  assert.equal(StateCorrupt.is(all[1]), false, 'only the damaged file is a StateCorrupt');
+  assert.equal((all[3] as StoreKeyError).code, 'store-bad-key');
 });

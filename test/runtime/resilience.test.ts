@@ -14,7 +14,7 @@ test('the defaults are the documented ones', () => {
 
 // ── classify ─────────────────────────────────────────────────────────────────────────────────
 const CLASSIFY: Array<[string, string, ErrorClass]> = [
-  // texts the real binary 2.1.332 produces (sdk-facts §3.1)
+  // texts the real binary 2.1.332 produces (docs/sdk-facts.md §3.1)
   ['a 500 from the binary is transient', 'API Error: 500 mock 500 api_error. This is a server-side issue, usually temporary — try again in a moment. If it persists, check your inference gateway (127.0.0.1:32899).', 'transient'],
   ['a 529 overload is transient', 'API Error: 529 mock 529 overloaded_error. This is a server-side issue, usually temporary — try again in a moment.', 'transient'],
   ['a 429 rejection is transient', 'API Error: Request rejected (429) · mock 429 rate_limit_error', 'transient'],

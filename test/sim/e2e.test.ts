@@ -19,7 +19,7 @@ async function run(sim: Sim, prompt: string, extra: { env?: Record<string, strin
   const home = join(base, 'home');
   const configDir = join(home, '.claude');
   mkdirSync(configDir, { recursive: true });
-  // The SDK parent maps transcripts with its own CLAUDE_CONFIG_DIR (sdk-facts §0): keep both equal.
+  // The SDK parent maps transcripts with its own CLAUDE_CONFIG_DIR (docs/sdk-facts.md §0): keep both equal.
   process.env.CLAUDE_CONFIG_DIR = configDir;
   const abortController = new AbortController();
   const timer = setTimeout(() => abortController.abort(), 15_000);
@@ -44,7 +44,7 @@ async function run(sim: Sim, prompt: string, extra: { env?: Record<string, strin
     });
     for await (const m of q) out.messages.push(m);
   } catch (err) {
-    // A one-shot query throws after an error result (sdk-facts §3.4); the result is still checked.
+    // A one-shot query throws after an error result (docs/sdk-facts.md §3.4); the result is still checked.
     out.thrown = err;
   } finally {
     clearTimeout(timer);

@@ -1,5 +1,5 @@
 // End to end: the real `claude` binary mirrors its transcript into the store (SQLite, and PostgreSQL:
-// one test, every backend), and a resume in a fresh HOME (no local JSONL to fall back on, sdk-facts
+// one test, every backend), and a resume in a fresh HOME (no local JSONL to fall back on, docs/sdk-facts.md
 // §4.4 H) is fed from the store. Few and sequential: each claude run costs ~1 s and ~200 MB.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,7 +28,7 @@ async function run(sim: Sim, prompt: string, cwd: string, extra: Partial<Options
   const home = mkdtempSync(join(base, 'home-'));
   const configDir = join(home, '.claude');
   mkdirSync(configDir, { recursive: true });
-  // The SDK parent maps transcript frames to store keys with its own CLAUDE_CONFIG_DIR (sdk-facts §0).
+  // The SDK parent maps transcript frames to store keys with its own CLAUDE_CONFIG_DIR (docs/sdk-facts.md §0).
   process.env.CLAUDE_CONFIG_DIR = configDir;
   const abortController = new AbortController();
   const timer = setTimeout(() => abortController.abort(), 30_000);

@@ -110,7 +110,7 @@ async function resume(fixture: string, opts: (ws: string) => ViewOptions): Promi
       }
     }
     const store = new ViewStore();
-    // the SDK parent maps transcript frames to store keys with ITS config dir (sdk-facts §0)
+    // the SDK parent maps transcript frames to store keys with ITS config dir (docs/sdk-facts.md §0)
     process.env.CLAUDE_CONFIG_DIR = join(home, '.claude');
     const before = requests.length;
     const abort = new AbortController();

@@ -35,7 +35,7 @@ const text = (b: B | undefined): string => (typeof b?.content === 'string' ? b.c
 
 /**
  * Walks the parentUuid chain back from the leaf (the last entry with a uuid: the binary resumes from the
- * latest leaf, sdk-facts §4.6) and fails on a dangling pointer or a loop. Returns the uuids leaf → root.
+ * latest leaf, docs/sdk-facts.md §4.6) and fails on a dangling pointer or a loop. Returns the uuids leaf → root.
  */
 function chain(es: readonly Entry[]): string[] {
   const byUuid = new Map(es.filter((e) => typeof e.uuid === 'string').map((e) => [e.uuid as string, e]));

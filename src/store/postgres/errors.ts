@@ -1,7 +1,7 @@
 // Why a PostgreSQL store cannot be used, decided where the driver fails (its error `code`, never the
 // message text). Each reason has its own one-line message naming host:port and the database, so a
 // person can tell "the server is down" from "the password is wrong" from "create the database".
-import { FlowerError } from '../../errors.js';
+import { StoreError } from '../../errors.js';
 
 export type PgFailure =
   | 'bad-url'
@@ -22,7 +22,8 @@ export interface PgTarget {
 
 export const targetText = (t: PgTarget): string => `${t.host}:${t.port}/${t.database}`;
 
-export class PgStoreError extends FlowerError {
+/** A failure of the PostgreSQL store (sessions or run records): a StoreError, so a step it stops is a `store` failure. */
+export class PgStoreError extends StoreError {
   constructor(
     readonly reason: PgFailure,
     message: string,

@@ -1,4 +1,4 @@
-// Narrowing helpers over transcript entries as the real binary writes them (sdk-facts §4.1–4.2).
+// Narrowing helpers over transcript entries as the real binary writes them (docs/sdk-facts.md §4.1–4.2).
 // Views never mutate their input: every change goes through `withBlocks`/`withFields`, which copy the
 // entry (and its message) and leave the original rows exactly as written.
 
@@ -84,7 +84,7 @@ export function withFields(e: Entry, fields: Record<string, unknown>): Entry {
  * Why a tool_result is debris of an interruption rather than a real outcome. The binary writes
  * "[Request interrupted…" or, for a tool killed while running, a rejection text with the correction
  * "this call was stopped while running", plus `toolUseResult: 'User rejected tool use'` WITHOUT
- * `toolDenialBeforeRun` (a rejection before the run sets it: that one is a denial, sdk-facts §2, §7c).
+ * `toolDenialBeforeRun` (a rejection before the run sets it: that one is a denial, docs/sdk-facts.md §2, §7c).
  */
 export function isInterruptedResult(e: Entry, b: ToolResultBlock): boolean {
   const { text } = resultText(b);

@@ -60,7 +60,7 @@ export function pruneWork(w: Work, opts: PruneOptions = {}): ViewResult {
       const u = w.uuid[i];
       if (u === undefined || (w.type[i] !== 'system' && w.type[i] !== 'assistant') || !isApiErrorEntry(w.entries[i]!)) continue;
       drop.add(u);
-      report.apiErrors++; // no charsSaved: binary 2.1.332 already keeps these out of the request (sdk-facts §3.3)
+      report.apiErrors++; // no charsSaved: binary 2.1.332 already keeps these out of the request (docs/sdk-facts.md §3.3)
     }
   }
 

@@ -1,6 +1,6 @@
 // The transcript is a parentUuid chain the binary walks back from the leaf. Removing an entry without
 // re-pointing its children cuts the history there; a `null` parent starts a new root and silently drops
-// everything before it (sdk-facts §4.4 C3). The Python original once filtered before relinking and broke
+// everything before it (docs/sdk-facts.md §4.4 C3). The Python original once filtered before relinking and broke
 // the chain whenever the dropped entry sat in the middle: relink must see the FULL list.
 
 import type { Entry } from './entry.js';
@@ -9,7 +9,7 @@ import { type Work, makeWork } from './work.js';
 export interface RelinkOptions {
   /**
    * Point a parent that is not in the transcript at all (a lost row) at the previous surviving entry:
-   * what the binary does on load anyway (sdk-facts §4.4 C/C2), made explicit so the view's chain is
+   * what the binary does on load anyway (docs/sdk-facts.md §4.4 C/C2), made explicit so the view's chain is
    * complete whichever way the binary repairs it. Default true.
    */
   bridgeDangling?: boolean;
