@@ -2,9 +2,7 @@
  * A step's result as its attempts add up: the row it starts as, what each attempt adds to it, what a
  * resumed session had cost before, and how a thrown error is typed.
  */
-import { errorText } from '../errors.js';
 import type { AttemptOutcome } from './attempt.js';
-import { failure, type StepFailure } from './failure.js';
 import type { StepResult } from './manifest.js';
 import type { FlowerStore } from './setup.js';
 

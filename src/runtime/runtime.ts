@@ -191,7 +191,6 @@ export class Runtime {
     return this.backend.ready();
   }
 
-
   /** Is this session still in sessions.db (for this workspace)? */
   hasSession(sessionId: string): Promise<boolean> {
     return this.store.hasSession(sessionId, this.projectKey);
