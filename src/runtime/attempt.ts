@@ -2,7 +2,7 @@
  * One attempt: spawn one SDK query, stream its messages into events, and boil them down to an
  * outcome. No retry logic here — the Runtime's loop decides what a failure means.
  *
- * Facts this relies on (sdk-facts §3, §5, §7): `system/init` is the first message and carries the
+ * Facts this relies on (docs/sdk-facts.md §3, §5, §7): `system/init` is the first message and carries the
  * session id; API failures end in `result` with `is_error: true` even when `subtype` is "success";
  * a string-prompt iterator throws AFTER yielding an error result (so that throw is not news);
  * `interrupt()` ends a stalled turn at once and yields an `error_during_execution` result.
@@ -197,7 +197,7 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
   if (last && last.is_error !== true) {
     out.text = resultText || prose.join('\n');
     if (!out.text.trim() && prose.length === 0) {
-      // sdk-facts §3.1: a stream with no content blocks ends as a silent empty "success" — a proxy hiccup
+      // docs/sdk-facts.md §3.1: a stream with no content blocks ends as a silent empty "success" — a proxy hiccup
       out.error = 'empty response: the model returned no content';
       out.failure = failure('network', out.error);
     } else {

@@ -36,7 +36,7 @@ export function event(kind: EventKind, text = '', payload: Obj = {}, extra: Part
   return { kind, text, payload, subagent: false, ...extra };
 }
 
-/** input + cache_creation + cache_read of one API call's usage (sdk-facts §6: never result.usage, a sum). */
+/** input + cache_creation + cache_read of one API call's usage (docs/sdk-facts.md §6: never result.usage, a sum). */
 export function contextOf(usage: unknown): number {
   if (!isObj(usage)) return 0;
   const total = num(usage.input_tokens) + num(usage.cache_creation_input_tokens) + num(usage.cache_read_input_tokens);

@@ -5,7 +5,7 @@
  * Everything downstream — the retry loop, the manifest row, the CLI's exit line — reads `kind` and
  * `retryable`, never the text. The text stays, readable, in `message`.
  *
- * Pure: no I/O. The binary's kinds (sdk.d.ts `SDKAssistantMessageError`, sdk-facts §3.1):
+ * Pure: no I/O. The binary's kinds (sdk.d.ts `SDKAssistantMessageError`, docs/sdk-facts.md §3.1):
  * authentication_failed, oauth_org_not_allowed, account_on_hold, verification_required, billing_error,
  * rate_limit, overloaded, invalid_request, model_not_found, server_error, unknown, max_output_tokens,
  * cloud_credential_error.

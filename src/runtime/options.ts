@@ -1,11 +1,11 @@
 /**
  * Turning an AgentSpec into SDK options and a child environment.
  *
- * The private config dir (sdk-facts §0): the SDK parent maps transcript frames to store keys through
+ * The private config dir (docs/sdk-facts.md §0): the SDK parent maps transcript frames to store keys through
  * ITS OWN `CLAUDE_CONFIG_DIR`; if the child writes elsewhere the store silently receives nothing. So
  * one private dir per process is set in `process.env` AND passed to every child — which also keeps
  * the host's ~/.claude out of flower's runs, and leaves no stale local transcript to resume from
- * (sdk-facts §4.4 H), because the dir is new for every process and removed at exit.
+ * (docs/sdk-facts.md §4.4 H), because the dir is new for every process and removed at exit.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';

@@ -76,7 +76,7 @@ const TRANSIENT: readonly RegExp[] = [
   /timeout|timed out/i,
   /temporarily unavailable|service unavailable/i,
   /internal server error|server-side issue/i,
-  /empty or malformed response/i, // HTTP 200 with an empty stream: a proxy hiccup (sdk-facts §3.1)
+  /empty or malformed response/i, // HTTP 200 with an empty stream: a proxy hiccup (docs/sdk-facts.md §3.1)
   /no data arrived/i,
 ];
 
