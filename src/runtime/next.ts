@@ -72,7 +72,13 @@ export type Next =
  * not a failure to try again: the same prompt would overflow again).
  */
 export function afterAttempt(o: AttemptOutcome, s: LoopState, f: Facts): Next {
-  if (o.ok) return { kind: 'done' };
+  // words that came as the step's last message did (the turn ended before the next boundary) are still
+  // heard: the same session goes on with them, exactly as at a boundary
+  if (o.ok) {
+    if (f.request === null || !f.session || s.heard >= MAX_HUMAN_INTERRUPTS) return { kind: 'done' };
+    const prompt = f.request.remark ? `${f.request.remark}\n\n${INTERRUPT_NOTE[f.lang]}` : RESUME_PROMPT[f.lang];
+    return { kind: 'listen', remark: f.request.remark, state: { ...resumed(s, f.session, prompt), heard: s.heard + 1 } };
+  }
   if (o.interrupted === 'human' && s.heard < MAX_HUMAN_INTERRUPTS) {
     const remark = f.request?.remark ?? '';
     if (!f.session) return { kind: 'stop', why: null, took: true };

@@ -74,7 +74,13 @@ export class Runtime {
   private readonly storeFile: string | undefined;
   private inflight: { result: StepResult; index: number } | undefined;
   /** a person asked to stop at the next message boundary (Ctrl+C), with an optional remark */
-  private interruptRequest: { remark: string } | null = null;
+  /**
+   * A person's interrupt belongs to the step that was running when they asked (or, between steps, to
+   * the next one): typed as the work step finished, it once cut the judge that followed mid-verdict.
+   */
+  private interruptRequest: { remark: string; step: number } | null = null;
+  private stepSeq = 0;
+  private runningStep: number | null = null;
   private closed = false;
   private total = 0;
   /** project, personal and plugin skills, discovered once */
@@ -267,14 +273,19 @@ export class Runtime {
       attempt: (s, p, resume) => this.attempt({ spec: s, prompt: p, step, resume, hooks: opts.hooks }, announce),
     }, { spec, step, task: prompt, result, emit });
     beginRun();
+    const mine = ++this.stepSeq;
+    // words meant for a step that already ended (it failed before it could hear them) are not this step's
+    if (this.interruptRequest && this.interruptRequest.step < mine) this.interruptRequest = null;
+    this.runningStep = mine;
     try {
-      await runAttempts(this.loopHost(), { spec, task: prompt, step, opts, result, announce, emit, gens });
+      await runAttempts(this.loopHost(mine), { spec, task: prompt, step, opts, result, announce, emit, gens });
     } catch (e) {
       result.ok = false;
       result.error = errorText(e);
       result.errors.push(result.error);
       result.failure = failureOfThrown(e);
     } finally {
+      this.runningStep = null;
       result.ended_at = new Date().toISOString();
       this.total += result.cost_usd;
       const index = this.inflight?.index;
@@ -302,7 +313,7 @@ export class Runtime {
     const { options, prompt } = assembleAttempt(this.attemptBase(), a);
     const out = await runAttempt(prompt, options, {
       step: a.step,
-      humanInterrupt: () => this.interruptRequest !== null,
+      humanInterrupt: () => this.runningStep !== null && this.requestFor(this.runningStep) !== null,
       watchdogS: this.watchdogS,
       onSession: announce,
       ...(a.onEvent ? { onEvent: a.onEvent } : {}),
@@ -317,11 +328,11 @@ export class Runtime {
   }
 
   /** What the attempt loop (loop.ts) may use of this Runtime. */
-  private loopHost(): LoopHost {
+  private loopHost(step: number): LoopHost {
     return {
       attempt: (a, announce, shouldBreak) => this.attempt(a, announce, shouldBreak),
       checkModel: (spec, o, emit) => this.checkModel(spec, o, emit),
-      interruptRequest: () => this.interruptRequest,
+      interruptRequest: () => this.requestFor(step),
       takeInterrupt: () => { this.interruptRequest = null; },
       hasSession: (sid) => this.hasSession(sid),
       wait: { policy: this.policy!, env: this.resolved.env, closed: () => this.closed, store: this.backend.server },
@@ -345,7 +356,13 @@ export class Runtime {
    * attempt. In-flight subagent work is lost (the worker's turn is cut with the coordinator's).
    */
   interrupt(remark = ''): void {
-    this.interruptRequest = { remark: remark.trim() };
+    this.interruptRequest = { remark: remark.trim(), step: this.runningStep ?? this.stepSeq + 1 };
+  }
+
+  /** The interrupt waiting for this step run, if any. */
+  private requestFor(step: number): { remark: string } | null {
+    const r = this.interruptRequest;
+    return r && r.step === step ? r : null;
   }
 
   /** Is an interrupt waiting for the next message boundary? */

@@ -110,6 +110,11 @@ export interface SimAnswerFields {
   chunks?: number;
   /** Pause between SSE events. */
   chunkDelayMs?: number;
+  /**
+   * Library API only: the stream holds its last event (message_stop) until this resolves, so a test
+   * can act while the model is still "speaking" and synchronise on its own event instead of a sleep.
+   */
+  holdEnd?: () => Promise<unknown>;
 }
 
 export interface SimToolCall {

@@ -132,6 +132,7 @@ export async function respond(item: SimItem, ex: Exchange): Promise<void> {
   const limit = item.type === 'drop_mid' ? (item.afterEvents ?? 2) : events.length;
   for (let i = 0; i < Math.min(limit, events.length); i++) {
     if (i > 0 && !(await wait(item.chunkDelayMs, ex.signal))) return;
+    if (i === events.length - 1 && item.holdEnd && !(await held(item.holdEnd, ex.signal))) return;
     if (gone(ex)) return;
     await writeFlushed(res, frameEvent(events[i]!));
   }
@@ -141,4 +142,16 @@ export async function respond(item: SimItem, ex: Exchange): Promise<void> {
   }
   // drop_mid: a stall leaves the socket open and silent until the client or close() ends it.
   if (!item.stall) req.socket.destroy();
+}
+
+/** Wait for a test's own event before the stream's last event; false when the exchange was aborted first. */
+async function held(until: () => Promise<unknown>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<false>((resolve) => { onAbort = () => resolve(false); signal.addEventListener('abort', onAbort, { once: true }); });
+  try {
+    return await Promise.race([Promise.resolve().then(until).then(() => true, () => true), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+  }
 }

@@ -108,13 +108,17 @@ const goalReq = { firstUserIncludes: 'submit_goal' };
 test('flower at 40 columns with NO_COLOR=1: the question reads whole and `2` answers it, the Ctrl-C hint is whole, no colour, the verdict on screen', { skip }, async () => {
   const p = project('narrow');
   sim.reset();
+  let said = (): void => {};
+  const typed = new Promise<void>((resolve) => { said = resolve; });
   sim.enqueue(
     { type: 'tool_use', match: clarifierReq, name: 'mcp__human__ask', input: { question: QUESTION, options: OPTIONS } },
     { type: 'tool_use', match: { ...clarifierReq, lastUserIncludes: 'OPTB' }, name: 'mcp__human__submit_brief', input: { goal: 'convert md', acceptance: ['a'], boundaries: ['b'], unknowns: ['u'] } },
     { type: 'text', match: clarifierReq, text: 'ok' },
     { type: 'tool_use', match: goalReq, name: 'mcp__human__submit_goal', input: { statement: 'converted', checks: [{ text: 'out.html exists' }] } },
     { type: 'text', match: goalReq, text: 'ok' },
-    { type: 'text', match: { ...coordinator, not: { lastUserIncludes: 'PINEAPPLE' } }, text: 'working on it, chunk after chunk', chunks: 60, chunkDelayMs: 150 },
+    // the turn holds its last event until the person's words are on screen: the interrupt is asked for
+    // while the model speaks, on a loaded box too (it once came after the turn, and cut the judge instead)
+    { type: 'text', match: { ...coordinator, not: { lastUserIncludes: 'PINEAPPLE' } }, text: 'working on it, chunk after chunk', chunks: 60, chunkDelayMs: 20, holdEnd: () => typed },
     { type: 'text', match: { lastUserIncludes: 'PINEAPPLE' }, text: 'adjusted to PINEAPPLE' },
     { type: 'tool_use', match: judgeReq, name: 'mcp__human__submit_verdict', input: { state: 'achieved', reason: '', checks: [{ item: 'out.html exists', pass: true, evidence: 'ls' }] } },
     { type: 'text', match: judgeReq, text: 'done' },
@@ -131,6 +135,8 @@ test('flower at 40 columns with NO_COLOR=1: the question reads whole and `2` ans
     assert.ok(words(hint).includes('Interrupt? Type what to tell it and Enter (Enter alone = nothing): it stops at the next message boundary and goes on from your words (work in flight in a subagent is lost). Ctrl-C again quits'), hint);
     await pane.keys('PINEAPPLE please');
     await pane.keys('Enter', true);
+    await pane.waitFor('the words echoed', (s) => /! PINEAPPLE please/.test(s));
+    said();
     const code = await pane.exitCode();
     const screen = await pane.screen(true);
     assert.equal(code, 0, screen);
@@ -139,6 +145,7 @@ test('flower at 40 columns with NO_COLOR=1: the question reads whole and `2` ans
     assert.match(words(screen), /verdict: achieved — 1\/1 checks/);
     assert.match(words(screen), /interrupted: PINEAPPLE please/);
   } finally {
+    said();
     await pane.close();
   }
   sim.assertNoUnexpected();

@@ -43,3 +43,48 @@ test('an interrupt with a remark continues the same session with the remark and 
     assert.equal(rt.interrupting, false, 'the request was consumed');
   } finally { rt.close(); }
 });
+
+test('words that come as the step\'s last message does are heard by that step — never by the next one', async () => {
+  const p = project('interrupt-late');
+  sim.reset();
+  sim.enqueue(
+    { type: 'text', text: 'finished the work', match: { firstUserIncludes: 'do the work', not: { lastUserIncludes: 'rename it' } } },
+    { type: 'text', text: 'renamed as asked', match: { lastUserIncludes: 'rename it' } },
+    { type: 'text', text: 'judged', match: { firstUserIncludes: 'judge the work' } },
+  );
+  const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url, { FLOWER_MAX_ATTEMPTS: '1' }), onWarning: () => {} });
+  try {
+    // asked when the final answer arrives: the turn has no boundary left, the step is about to end
+    const work = await rt.run(new AgentSpec({ name: 'w' }), 'do the work', {
+      onEvent: (e) => { if (e.kind === 'text' && /finished the work/.test(e.text)) rt.interrupt('rename it'); },
+    });
+    assert.equal(work.ok, true, work.error ?? '');
+    assert.equal(work.text, 'renamed as asked', 'the same step heard the words');
+    assert.equal(work.resumed, true);
+    assert.equal(rt.interrupting, false, 'the request was consumed by the step it was meant for');
+    const judge = await rt.run(new AgentSpec({ name: 'j' }), 'judge the work');
+    assert.equal(judge.ok, true, judge.error ?? '');
+    assert.equal(judge.text, 'judged');
+    assert.equal(judge.resumed ?? false, false, 'the next step was not interrupted');
+  } finally { rt.close(); }
+});
+
+test('words asked for during one step that failed before hearing them do not cut the next step', async () => {
+  const p = project('interrupt-stale');
+  sim.reset();
+  sim.enqueue(
+    { type: 'error', status: 401, match: { firstUserIncludes: 'do the work' } },
+    { type: 'text', text: 'judged', match: { firstUserIncludes: 'judge the work' } },
+  );
+  const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url, { FLOWER_MAX_ATTEMPTS: '1' }), onWarning: () => {} });
+  try {
+    const work = await rt.run(new AgentSpec({ name: 'w' }), 'do the work', {
+      onSession: () => { rt.interrupt('too late'); },
+    });
+    assert.equal(work.ok, false);
+    const judge = await rt.run(new AgentSpec({ name: 'j' }), 'judge the work');
+    assert.equal(judge.ok, true, judge.error ?? '');
+    assert.equal(judge.resumed ?? false, false);
+    assert.equal(rt.interrupting, false);
+  } finally { rt.close(); }
+});

@@ -19,6 +19,10 @@ test('the step after an attempt', () => {
   const rows: Array<[string, AttemptOutcome, LoopState, Facts, Next]> = [
     ['a success ends the step', outcome({ ok: true, error: null }), fresh, facts(), { kind: 'done' }],
     ['a success ends the step even when a handoff was due', outcome({ ok: true, error: null }), fresh, facts({ route: 'threshold' }), { kind: 'done' }],
+    ['words that came as the step\'s last message did are still heard: the same session goes on with them',
+      outcome({ ok: true, error: null }), fresh, facts({ request: { remark: 'use tabs' } }),
+      { kind: 'listen', remark: 'use tabs', state: { ...fresh, resume: 'sess-1', prompt: `use tabs\n\n${INTERRUPT_NOTE.en}`, heard: 1 } }],
+    ['a success with words but past the interrupt bound ends the step', outcome({ ok: true, error: null }), { ...fresh, heard: MAX_HUMAN_INTERRUPTS }, facts({ request: { remark: 'x' } }), { kind: 'done' }],
     ['a person\'s interrupt resumes the same session with their words and the note, not counted as an attempt',
       outcome({ interrupted: 'human' }), forked, facts({ request: { remark: 'use tabs' } }),
       { kind: 'listen', remark: 'use tabs', state: { resume: 'sess-1', fork: false, resumeAt: undefined, prompt: `use tabs\n\n${INTERRUPT_NOTE.en}`, failed: 0, heard: 1 } }],
