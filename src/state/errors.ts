@@ -51,8 +51,14 @@ export class FlowerError extends Error {
   }
 }
 
-/** The user's configuration or input is wrong: say which value and how to fix it. */
-export class ConfigError extends FlowerError {}
+/** The user's configuration or input is wrong: say which value and how to fix it; `field` names the option when there is one. */
+export class ConfigError extends FlowerError {
+  readonly field?: string;
+  constructor(code: string, message: string, ctx: ErrorContext & { field?: string } = {}) {
+    super(code, message, ctx);
+    if (ctx.field !== undefined) this.field = ctx.field;
+  }
+}
 /** A file flower reads is damaged; `keptAt` says where the original was kept. */
 export class StateCorrupt extends FlowerError {
   readonly keptAt?: string;
