@@ -4,7 +4,7 @@
  * The scripted model is a separate entry: `flower-agent/sim`; the command line, callable in-process as
  * main(argv, { stdout, stderr, env }), is `flower-agent/cli` (src/cli/index.ts), which bin/flower.js runs.
  */
-export { FlowerError, ConfigError, ModelError, GuardDenied, StateCorrupt, StoreError, InternalError } from './errors.js';
+export { FlowerError, ConfigError, StateCorrupt, StoreError, InternalError } from './errors.js';
 
 // state: every path (RunLayout), the saved formats, what a run dir remembers (RunRecords), the run lock
 export { RunLayout, FileRunRecords, acquireRunLock, runLockHolder, LINEAGE_VERSION } from './state/index.js';

@@ -221,7 +221,7 @@ export class Brief {
     const r = readDocument(abs);
     if (r.status === 'unreadable') throw unreadableError(abs, r.error);
     if (r.status === 'corrupt') {
-      throw new StateCorrupt('DOC_CORRUPT',
+      throw new StateCorrupt('doc-corrupt',
         `${abs} is damaged (${r.reason}); not appending to it. Move it away (the next clarification ` +
         'writes a fresh one) and send the remark again.', { path: abs });
     }
@@ -229,7 +229,7 @@ export class Brief {
     if (Brief.parse(existing).amendments.some((a) => sameText(a.text, body))) return false;
     const label = cleanBody((opts.label ?? DEFAULT_AMEND_LABEL).replace(/[\n()（）]/g, ' ')) || DEFAULT_AMEND_LABEL;
     if (matchHeading(`## ${label}`, BRIEF_HEADINGS)) {
-      throw new ConfigError('DOC_BAD_LABEL',
+      throw new ConfigError('doc-bad-label',
         `amendment label "${label}" is a heading of the brief itself and would be read as that section; ` +
         `use a label such as "${DEFAULT_AMEND_LABEL}".`, { path: abs });
     }

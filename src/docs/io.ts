@@ -73,7 +73,7 @@ export function writeAtomic(file: string, text: string): void {
     // notes quote tool output (handoffs) and the person's words: private
     writeFileAtomic(file, text, 0o600);
   } catch (e) {
-    throw new FlowerError('DOC_WRITE_FAILED',
+    throw new FlowerError('doc-write-failed',
       `could not write ${file}: ${(e as Error).message}. Check that the folder exists and is writable.`,
       { path: file, cause: e });
   }
@@ -82,7 +82,7 @@ export function writeAtomic(file: string, text: string): void {
 const keepCopy = (file: string, now: Date): string => keepCopyAside(file, 'corrupt', now);
 
 export function unreadableError(file: string, error: string): StateCorrupt {
-  return new StateCorrupt('DOC_UNREADABLE',
+  return new StateCorrupt('doc-unreadable',
     `cannot read ${file} (${error}); refusing to overwrite a file whose content is unknown. ` +
     'Fix its permissions or move it away, then run again.', { path: file });
 }
@@ -111,7 +111,7 @@ export function replaceDocument(
         kept = keepAside(abs, 'kept', now);
         keptReason = why;
       } catch (e) {
-        throw new StateCorrupt('DOC_FOREIGN',
+        throw new StateCorrupt('doc-foreign',
           `${abs} ${why} and could not be moved aside (${(e as Error).message}); not overwriting it. ` +
           'Move it away by hand, then run again.', { path: abs, cause: e });
       }
@@ -121,7 +121,7 @@ export function replaceDocument(
     try {
       backup = keepCopy(abs, now);
     } catch (e) {
-      throw new StateCorrupt('DOC_CORRUPT',
+      throw new StateCorrupt('doc-corrupt',
         `${abs} is damaged (${prev.reason}) and could not be copied aside (${(e as Error).message}); ` +
         'not overwriting it. Move it away by hand, then run again.', { path: abs, cause: e });
     }

@@ -4,6 +4,7 @@
  * the store look-ups; every decision is a pure function.
  */
 import type { Lang } from '../config/index.js';
+import { InternalError } from '../errors.js';
 import type { AttemptInput } from './assemble.js';
 import type { AttemptOutcome, InterruptCause } from './attempt.js';
 import { failure } from './failure.js';
@@ -110,5 +111,5 @@ export async function runAttempts(h: LoopHost, c: StepRun): Promise<void> {
 }
 
 function unreachable(x: never): never {
-  throw new Error(`unhandled next step ${JSON.stringify(x)}`);
+  throw new InternalError('unhandled-next-step', `the attempt loop has no case for the next step ${JSON.stringify(x)}; this is a bug in flower, please report it`);
 }

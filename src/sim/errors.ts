@@ -1,24 +1,24 @@
 /**
- * Errors raised by the scripted model server. Kept local to `src/sim` for now; the plan is to
- * rebase `SimError` on the shared `FlowerError` once it exists, keeping `code` stable.
+ * Errors raised by the scripted model server: a `FlowerError` whose `code` is one of the kebab-case
+ * names below (stable: tests and callers match on them).
  */
 
 import { FlowerError } from '../errors.js';
 export type SimErrorCode =
   /** A scenario file or an enqueued item is malformed (wrong type, unknown or bad field). */
-  | 'SIM_SCENARIO_INVALID'
+  | 'sim-scenario-invalid'
   /** The scenario file could not be read or is not JSON. */
-  | 'SIM_SCENARIO_READ'
+  | 'sim-scenario-read'
   /** `assertConsumed()`: scripted items were never served. */
-  | 'SIM_UNCONSUMED'
+  | 'sim-unconsumed'
   /** `assertNoUnexpected()`: the model was called when no scripted item matched. */
-  | 'SIM_UNEXPECTED_CALL'
+  | 'sim-unexpected-call'
   /** `restart()` or `startSim()` could not listen because the port is taken. */
-  | 'SIM_PORT_IN_USE'
+  | 'sim-port-in-use'
   /** Listening failed for another reason (permission, bad port). */
-  | 'SIM_LISTEN_FAILED'
+  | 'sim-listen-failed'
   /** The request log file cannot be written. */
-  | 'SIM_LOG_FILE';
+  | 'sim-log-file';
 
 export interface SimErrorDetails {
   /** Index of the offending item in the scenario's `items` (or in the enqueued batch). */

@@ -35,7 +35,7 @@ const show = (v: unknown): string => {
 function fail(ctx: Ctx, field: string | undefined, problem: string, got?: { value: unknown }): never {
   const what = `${ctx.where}${ctx.type ? ` (type "${ctx.type}")` : ''}`;
   const msg = `${ctx.source}: ${what}${field ? `: field "${field}"` : ''} ${problem}${got ? ` (got ${show(got.value)})` : ''}`;
-  throw new SimError('SIM_SCENARIO_INVALID', msg, { index: ctx.index, field });
+  throw new SimError('sim-scenario-invalid', msg, { index: ctx.index, field });
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -210,7 +210,7 @@ export function parseItems(value: unknown, options: ParseOptions = {}): SimScrip
 
 const SCENARIO_KEYS = ['items', 'default', 'fuzz', 'onUnexpected', 'description'];
 
-/** Validate a scenario (object form or bare array). Throws `SimError` SIM_SCENARIO_INVALID. */
+/** Validate a scenario (object form or bare array). Throws `SimError` sim-scenario-invalid. */
 export function parseScenario(value: unknown, options: ParseOptions = {}): Scenario {
   const source = options.source ?? 'scenario';
   const allowFunctions = options.allowFunctions ?? false;
@@ -249,13 +249,13 @@ export async function loadScenario(file: string): Promise<Scenario> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new SimError('SIM_SCENARIO_READ', `flower sim: cannot read scenario ${file}: ${(err as Error).message}`, { file, cause: err });
+    throw new SimError('sim-scenario-read', `flower sim: cannot read scenario ${file}: ${(err as Error).message}`, { file, cause: err });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new SimError('SIM_SCENARIO_READ', `flower sim: scenario ${file} is not valid JSON: ${(err as Error).message}`, { file, cause: err });
+    throw new SimError('sim-scenario-read', `flower sim: scenario ${file} is not valid JSON: ${(err as Error).message}`, { file, cause: err });
   }
   try {
     return parseScenario(json, { source: file });

@@ -42,7 +42,7 @@ export interface Sim {
   readonly listening: boolean;
   /** Every request received since start or the last reset, in arrival order (live). */
   readonly requests: readonly SimRequestRecord[];
-  /** Queue items (validated; a bad field throws SimError SIM_SCENARIO_INVALID). */
+  /** Queue items (validated; a bad field throws SimError sim-scenario-invalid). */
   enqueue(...items: Array<SimScriptItem | readonly SimScriptItem[]>): Sim;
   /** `POST /v1/messages` calls only (not count_tokens or control calls). */
   messageRequests(): SimMessageRecord[];
@@ -50,9 +50,9 @@ export interface Sim {
   unexpected(): SimMessageRecord[];
   /** Scripted items not used up (a sticky item counts until served once). */
   pending(): SimPending[];
-  /** Throw SimError SIM_UNCONSUMED listing every pending item. */
+  /** Throw SimError sim-unconsumed listing every pending item. */
   assertConsumed(): void;
-  /** Throw SimError SIM_UNEXPECTED_CALL listing every unexpected call. */
+  /** Throw SimError sim-unexpected-call listing every unexpected call. */
   assertNoUnexpected(): void;
   /** Empty the queue and the request log (request numbers restart at 1). */
   reset(): void;
@@ -157,7 +157,7 @@ class ScriptedSim implements Sim {
     if (left.length === 0) return;
     const lines = left.map((p) => `  #${p.seq} ${p.summary} (served ${p.served} of ${p.times === Infinity ? 'sticky' : p.times})`);
     throw new SimError(
-      'SIM_UNCONSUMED',
+      'sim-unconsumed',
       `flower sim: ${left.length} scripted item(s) never consumed after ${this.messageRequests().length} model call(s):\n${lines.join('\n')}`,
     );
   }
@@ -166,7 +166,7 @@ class ScriptedSim implements Sim {
     const calls = this.unexpected();
     if (calls.length === 0) return;
     const lines = calls.map((r) => `  #${r.n}: ${r.error ?? 'no item matched'}`);
-    throw new SimError('SIM_UNEXPECTED_CALL', `flower sim: ${calls.length} unexpected model call(s):\n${lines.join('\n')}`);
+    throw new SimError('sim-unexpected-call', `flower sim: ${calls.length} unexpected model call(s):\n${lines.join('\n')}`);
   }
 
   reset(): void {
@@ -273,7 +273,7 @@ class ScriptedSim implements Sim {
 
   #checkComputed(item: SimItem): SimItem {
     const checked = parseItem(item, 0, { source: 'computed item', allowFunctions: true });
-    if (typeof checked === 'function') throw new SimError('SIM_SCENARIO_INVALID', 'a computed item returned a function instead of an item');
+    if (typeof checked === 'function') throw new SimError('sim-scenario-invalid', 'a computed item returned a function instead of an item');
     return checked;
   }
 
@@ -341,7 +341,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     try {
       appendFileSync(options.logFile, '');
     } catch (err) {
-      throw new SimError('SIM_LOG_FILE', `flower sim: cannot write the request log ${options.logFile}: ${(err as Error).message}`, { file: options.logFile, cause: err });
+      throw new SimError('sim-log-file', `flower sim: cannot write the request log ${options.logFile}: ${(err as Error).message}`, { file: options.logFile, cause: err });
     }
   }
   const sim = new ScriptedSim(options, scenario);

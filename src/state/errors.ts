@@ -1,8 +1,11 @@
 /**
- * flower's errors, sorted by who is at fault: the user's configuration (`ConfigError`), the model or
- * its API (`ModelError`), a guard that refused (`GuardDenied`), a damaged file we read (`StateCorrupt`),
- * a store that cannot be written (`StoreError`), or our own bug (`InternalError`). Every error has a
- * stable `code`, an actionable message, a `cause` when there was one, and the step / session when known.
+ * flower's errors, sorted by who is at fault: the user's configuration (`ConfigError`), a damaged file
+ * we read (`StateCorrupt`), a store that cannot be written (`StoreError`), or our own bug
+ * (`InternalError`). Every error has a stable, kebab-case `code`, an actionable message, a `cause` when
+ * there was one, and the step / session when known.
+ *
+ * The model's behaviour and a guard's refusal are not thrown: they end a step as a typed failure
+ * (`model`, `guard-denied` in src/runtime/failure.ts) that the manifest row records.
  *
  * Type tests: `X.is(e)` is true for an X or a subclass of X — never for a sibling (`ConfigError.is(new
  * StateCorrupt(…))` is false). They work across two installed copies of the package: each class marks
@@ -48,12 +51,14 @@ export class FlowerError extends Error {
   }
 }
 
-/** The user's configuration or input is wrong: say which value and how to fix it. */
-export class ConfigError extends FlowerError {}
-/** The model or its API failed in a way flower will not wait out (auth, quota, a limit, …). */
-export class ModelError extends FlowerError {}
-/** A guard refused an action. */
-export class GuardDenied extends FlowerError {}
+/** The user's configuration or input is wrong: say which value and how to fix it; `field` names the option when there is one. */
+export class ConfigError extends FlowerError {
+  readonly field?: string;
+  constructor(code: string, message: string, ctx: ErrorContext & { field?: string } = {}) {
+    super(code, message, ctx);
+    if (ctx.field !== undefined) this.field = ctx.field;
+  }
+}
 /** A file flower reads is damaged; `keptAt` says where the original was kept. */
 export class StateCorrupt extends FlowerError {
   readonly keptAt?: string;
@@ -78,7 +83,7 @@ export class StoreError extends FlowerError {
     (this as unknown as Record<symbol, boolean>)[markOf('StateCorrupt')] = true;
   }
 }
-/** A bug in flower itself. */
+/** A bug in flower itself: an invariant the code relies on did not hold (a step the loop cannot handle, …). */
 export class InternalError extends FlowerError {}
 
 export function errorText(e: unknown): string {

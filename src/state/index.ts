@@ -1,5 +1,5 @@
 export {
-  FlowerError, ConfigError, ModelError, GuardDenied, StateCorrupt, InternalError, errorText,
+  FlowerError, ConfigError, StateCorrupt, InternalError, errorText,
 } from './errors.js';
 export type { ErrorContext } from './errors.js';
 export {

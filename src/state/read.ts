@@ -1,7 +1,7 @@
 /**
  * Versioned readers: JSON → version → schema. Each failure is a `StateCorrupt` carrying the path and
  * where the original was kept; a file from a NEWER flower is never touched (not kept aside, not
- * overwritten): the reader refuses with `STATE_FUTURE_VERSION` and so does every writer.
+ * overwritten): the reader refuses with `state-future-version` and so does every writer.
  */
 import fs from 'node:fs';
 import type { z } from 'zod';
@@ -18,7 +18,7 @@ export function versionOf(v: unknown): number | 'bad' {
 }
 
 export function futureVersion(file: string, version: number, newest: number): StateCorrupt {
-  return new StateCorrupt('STATE_FUTURE_VERSION',
+  return new StateCorrupt('state-future-version',
     `${file} is version ${version}, written by a newer flower (this one reads up to version ${newest}); ` +
     'not reading or overwriting it. Upgrade flower, or use another --run-dir.', { path: file });
 }
@@ -38,7 +38,7 @@ export function readVersioned<T>(
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing' };
-    throw new StateCorrupt('STATE_UNREADABLE', `cannot read ${file}: ${(e as Error).message}`, { path: file, cause: e });
+    throw new StateCorrupt('state-unreadable', `cannot read ${file}: ${(e as Error).message}`, { path: file, cause: e });
   }
   const newest = Math.max(...Object.keys(schemas).map(Number));
   let reason: string;
@@ -61,7 +61,7 @@ export function readVersioned<T>(
     cause = e;
   }
   const keptAt = o.keep === false ? undefined : keepAside(file, 'corrupt');
-  throw new StateCorrupt('STATE_CORRUPT', `${file} ${reason}${keptAt ? `; kept it as ${keptAt}` : ''}`, {
+  throw new StateCorrupt('state-corrupt', `${file} ${reason}${keptAt ? `; kept it as ${keptAt}` : ''}`, {
     path: file, ...(keptAt ? { keptAt } : {}), ...(cause !== undefined ? { cause } : {}),
   });
 }

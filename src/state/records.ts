@@ -7,7 +7,7 @@
  * - every write re-reads under the file lock and merges (several processes may share a run dir);
  * - a damaged file is kept aside (`.corrupt-<stamp>`), a lineage of ANOTHER workspace is kept aside
  *   (`.kept-<stamp>`) — both with a notice — never overwritten;
- * - a file from a newer flower (future version) is neither read nor written: StateCorrupt STATE_FUTURE_VERSION.
+ * - a file from a newer flower (future version) is neither read nor written: StateCorrupt state-future-version.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -76,7 +76,7 @@ export class FileRunRecords implements RunRecords {
       const r = readVersioned(this.paths.lineage, LINEAGE_SCHEMAS, { keep });
       return r.state === 'ok' ? r.value : null;
     } catch (e) {
-      if (e instanceof StateCorrupt && e.code === 'STATE_CORRUPT') {
+      if (e instanceof StateCorrupt && e.code === 'state-corrupt') {
         if (e.keptAt) onNotice?.({ kind: 'corrupt', path: this.paths.lineage, keptAt: e.keptAt, reason: e.message });
         return null;
       }
@@ -122,7 +122,7 @@ export class FileRunRecords implements RunRecords {
         const r = readVersioned(this.paths.manifest, { 0: manifestSchema });
         if (r.state === 'ok') others = (r.value as ManifestRow[]).filter((x) => x.run !== run);
       } catch (e) {
-        if (!(e instanceof StateCorrupt && e.code === 'STATE_CORRUPT')) throw e;
+        if (!(e instanceof StateCorrupt && e.code === 'state-corrupt')) throw e;
         if (e.keptAt) o.onNotice?.({ kind: 'corrupt', path: this.paths.manifest, keptAt: e.keptAt, reason: e.message });
       }
       // rows quote tool output and errors: private

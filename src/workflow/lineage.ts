@@ -39,7 +39,7 @@ export function recordsOf(where: RunRecords | string): RunRecords {
   return new FileRunRecords(l);
 }
 
-const isFuture = (e: unknown) => e instanceof StateCorrupt && e.code === 'STATE_FUTURE_VERSION';
+const isFuture = (e: unknown) => e instanceof StateCorrupt && e.code === 'state-future-version';
 
 export class Lineage {
   readonly workspace: string;

@@ -3,6 +3,7 @@
  * Names are persistent keys: lineage maps the bare name to a session, so renaming a step silently
  * starts it fresh.
  */
+import { ConfigError } from '../errors.js';
 import type { AgentSpec, StepResult } from '../runtime/index.js';
 import type { WorkflowContext } from './context.js';
 
@@ -29,6 +30,11 @@ export interface StepOptions {
   reduce?: (result: StepResult, ctx: WorkflowContext) => unknown;
 }
 
+// '#' marks retries and rounds (`X#retry1`, `X#round2`), '·判定' the judge's turn: never in a step's own name
+const RESERVED = /#|·判定/;
+const RESERVED_ALL = /#|·判定/g;
+const ON_FAIL: readonly string[] = ['stop', 'skip', 'continue'];
+
 /** Thrown by a gate to stop the step at once, without spending the remaining retries. */
 export class StepAbort extends Error {
   constructor(message = 'step aborted') {
@@ -52,13 +58,17 @@ export class Step {
   readonly reduce?: StepOptions['reduce'];
 
   constructor(name: string, spec: AgentSpec, prompt: PromptSource, o: StepOptions = {}) {
-    if (typeof name !== 'string' || !name.trim()) throw new TypeError('Step needs a non-empty name');
-    if (/#|·判定/.test(name)) throw new TypeError(`Step name '${name}' may not contain '#' or '·判定': those mark retries, rounds and judge turns`);
-    if (o.retries !== undefined && !(Number.isInteger(o.retries) && o.retries >= 0)) {
-      throw new TypeError(`Step '${name}': retries must be a whole number ≥ 0, got ${String(o.retries)}`);
+    if (typeof name !== 'string' || !name.trim()) {
+      throw new ConfigError('bad-step', `Step needs a name: its first argument must be a non-empty string (the step's lineage key), e.g. new Step('implement', spec, prompt); got ${JSON.stringify(name)}.`, { field: 'name' });
     }
-    if (o.onFail !== undefined && !['stop', 'skip', 'continue'].includes(o.onFail)) {
-      throw new TypeError(`Step '${name}': onFail must be 'stop', 'skip' or 'continue', got '${String(o.onFail)}'`);
+    if (RESERVED.test(name)) {
+      throw new ConfigError('bad-step', `Step name '${name}' may not contain '#' or '·判定' (they mark retries, rounds and judge turns); rename it, e.g. '${name.replace(RESERVED_ALL, '-')}'.`, { field: 'name', step: name });
+    }
+    if (o.retries !== undefined && !(Number.isInteger(o.retries) && o.retries >= 0)) {
+      throw new ConfigError('bad-step', `Step '${name}': retries must be a whole number ≥ 0 (total attempts = retries + 1), got ${String(o.retries)}; write e.g. retries: 2, or leave it out for none.`, { field: 'retries', step: name });
+    }
+    if (o.onFail !== undefined && !ON_FAIL.includes(o.onFail)) {
+      throw new ConfigError('bad-step', `Step '${name}': onFail must be 'stop', 'skip' or 'continue', got ${JSON.stringify(o.onFail)}; leave it out to stop the workflow on a failure.`, { field: 'onFail', step: name });
     }
     this.name = name;
     this.spec = spec;

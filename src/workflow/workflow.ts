@@ -37,6 +37,9 @@ export interface WorkflowRunOptions {
   onStep?: (name: string, result: StepResult, ctx: WorkflowContext) => void;
 }
 
+const describe = (v: unknown): string =>
+  v === null ? 'null' : typeof v === 'object' ? `an object${v.constructor?.name ? ` (${v.constructor.name})` : ''}` : typeof v;
+
 export class Workflow {
   readonly steps: Step[];
   readonly name: string;
@@ -47,13 +50,20 @@ export class Workflow {
   readonly workbench: boolean;
 
   constructor(steps: Step[], o: WorkflowOptions = {}) {
-    if (!Array.isArray(steps) || steps.length === 0) throw new TypeError('Workflow needs at least one Step');
-    const names = new Set<string>();
-    for (const s of steps) {
-      if (!(s instanceof Step)) throw new TypeError('Workflow steps must be Step objects');
-      if (names.has(s.name)) throw new TypeError(`two steps are named '${s.name}': step names are lineage keys and must be unique`);
-      names.add(s.name);
+    if (!Array.isArray(steps) || steps.length === 0) {
+      throw new ConfigError('bad-workflow', `Workflow needs at least one Step: its first argument must be a non-empty array, e.g. new Workflow([new Step('implement', spec, prompt)]); got ${Array.isArray(steps) ? 'an empty array' : typeof steps}.`, { field: 'steps' });
     }
+    const seen = new Map<string, number>();
+    steps.forEach((s: unknown, i) => {
+      if (!(s instanceof Step)) {
+        throw new ConfigError('bad-workflow', `Workflow steps[${i}] is not a Step (got ${describe(s)}); build each one with new Step(name, spec, prompt).`, { field: `steps[${i}]` });
+      }
+      const first = seen.get(s.name);
+      if (first !== undefined) {
+        throw new ConfigError('bad-workflow', `steps[${first}] and steps[${i}] are both named '${s.name}': step names are lineage keys and must be unique; rename one (e.g. '${s.name}-2').`, { field: `steps[${i}].name`, step: s.name });
+      }
+      seen.set(s.name, i);
+    });
     this.steps = steps;
     this.name = o.name ?? 'workflow';
     this.context = Object.assign(o.context ?? {}, { _sessions: {}, _results: {} }) as WorkflowContext;

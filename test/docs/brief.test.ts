@@ -180,7 +180,7 @@ test('the same remark is never appended twice, but a remark that is only a subst
 
 test('an amendment label that is a brief heading is refused before anything is written', () => {
   const file = path.join(tmp(), '需求.md');
-  assert.throws(() => Brief.amend(file, 'x', { label: '目标' }), (e: unknown) => FlowerError.is(e) && e.code === 'DOC_BAD_LABEL');
+  assert.throws(() => Brief.amend(file, 'x', { label: '目标' }), (e: unknown) => FlowerError.is(e) && e.code === 'doc-bad-label');
   assert.equal(fs.existsSync(file), false);
 });
 
@@ -233,7 +233,7 @@ test('a damaged brief loads as null, is kept aside on write, and refuses amends'
   fs.writeFileSync(file, damaged);
   assert.equal(Brief.load(file), null);
   assert.throws(() => Brief.amend(file, 'x'), (e: unknown) =>
-    FlowerError.is(e) && e.code === 'DOC_CORRUPT' && e.message.includes(file));
+    FlowerError.is(e) && e.code === 'doc-corrupt' && e.message.includes(file));
   assert.deepEqual(fs.readFileSync(file), damaged);
   const w = new Brief({ goal: 'G', acceptance: 'A', boundaries: 'B', unknowns: 'U' }).write(file, { now: new Date(2026, 4, 6, 7, 8, 9) });
   assert.equal(w.backup, `${file}.corrupt-20260506-070809`);
@@ -248,8 +248,8 @@ test('an unreadable brief is never overwritten', () => {
   fs.writeFileSync(path.join(file, 'keep.txt'), 'k');
   assert.equal(Brief.load(file), null);
   assert.throws(() => new Brief({ goal: 'G' }).write(file), (e: unknown) =>
-    FlowerError.is(e) && e.code === 'DOC_UNREADABLE' && /refusing to overwrite/.test(e.message));
-  assert.throws(() => Brief.amend(file, 'x'), (e: unknown) => FlowerError.is(e) && e.code === 'DOC_UNREADABLE');
+    FlowerError.is(e) && e.code === 'doc-unreadable' && /refusing to overwrite/.test(e.message));
+  assert.throws(() => Brief.amend(file, 'x'), (e: unknown) => FlowerError.is(e) && e.code === 'doc-unreadable');
   assert.equal(fs.readFileSync(path.join(file, 'keep.txt'), 'utf8'), 'k');
   assert.deepEqual(fs.readdirSync(dir), ['需求.md'], 'no temp file left behind');
 });

@@ -1,10 +1,10 @@
 /** FlowerError and its subclasses: stable codes, causes, context — and a type test of their own each. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, FlowerError, GuardDenied, InternalError, ModelError, StateCorrupt, StoreError } from '../../src/errors.js';
+import { ConfigError, FlowerError, InternalError, StateCorrupt, StoreError } from '../../src/errors.js';
 import { StoreOpenError } from '../../src/store/sqlite.js';
 
-const CLASSES = [ConfigError, ModelError, GuardDenied, StateCorrupt, StoreError, InternalError] as const;
+const CLASSES = [ConfigError, StateCorrupt, StoreError, InternalError] as const;
 
 for (const A of CLASSES) {
   for (const B of CLASSES) {

@@ -140,7 +140,7 @@ const THROWN: Array<[string, unknown, FailureKind]> = [
   ['the family\'s base class', new StoreError('store-x', 'x'), 'store'],
   ['a configuration the step cannot run with', new ConfigError('unknown-session', 'no session x'), 'config'],
   ['our own bug', new InternalError('bug', 'oops'), 'internal'],
-  ['a damaged file that is not the store', new StateCorrupt('STATE_CORRUPT', 'lineage.json is damaged'), 'internal'],
+  ['a damaged file that is not the store', new StateCorrupt('state-corrupt', 'lineage.json is damaged'), 'internal'],
   ['a plain Error', new Error('boom'), 'internal'],
   ['a thrown string', 'boom', 'internal'],
 ];

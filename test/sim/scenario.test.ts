@@ -59,7 +59,7 @@ for (const [name, value, index, field, text] of bad) {
   test(`invalid: ${name} is named by index and field`, () => {
     assert.throws(() => parseScenario(value, { source: 'bad.json' }), (err: unknown) => {
       assert.ok(err instanceof SimError);
-      assert.equal(err.code, 'SIM_SCENARIO_INVALID');
+      assert.equal(err.code, 'sim-scenario-invalid');
       assert.equal(err.index, index);
       assert.equal(err.field, field);
       assert.match(err.message, /^bad\.json: /);
@@ -81,13 +81,13 @@ test('functions are refused in JSON and accepted from the library', () => {
 
 test('loadScenario names the file when it is missing, not JSON, or invalid', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'flower-sim-scn-'));
-  await assert.rejects(loadScenario(join(dir, 'missing.json')), (e: unknown) => e instanceof SimError && e.code === 'SIM_SCENARIO_READ' && e.message.includes('missing.json'));
+  await assert.rejects(loadScenario(join(dir, 'missing.json')), (e: unknown) => e instanceof SimError && e.code === 'sim-scenario-read' && e.message.includes('missing.json'));
   writeFileSync(join(dir, 'broken.json'), '{ "items": [ ');
-  await assert.rejects(loadScenario(join(dir, 'broken.json')), (e: unknown) => e instanceof SimError && e.code === 'SIM_SCENARIO_READ' && /not valid JSON/.test(e.message));
+  await assert.rejects(loadScenario(join(dir, 'broken.json')), (e: unknown) => e instanceof SimError && e.code === 'sim-scenario-read' && /not valid JSON/.test(e.message));
   const badFile = join(dir, 'bad.json');
   writeFileSync(badFile, JSON.stringify({ items: [{ type: 'text', text: 'ok' }, { type: 'error', status: 'x' }] }));
   await assert.rejects(loadScenario(badFile), (e: unknown) =>
-    e instanceof SimError && e.code === 'SIM_SCENARIO_INVALID' && e.file === badFile && e.index === 1 && e.field === 'status' && e.message.startsWith(badFile));
+    e instanceof SimError && e.code === 'sim-scenario-invalid' && e.file === badFile && e.index === 1 && e.field === 'status' && e.message.startsWith(badFile));
   const goodFile = join(dir, 'good.json');
   writeFileSync(goodFile, JSON.stringify([{ type: 'text', text: 'ok' }]));
   assert.deepEqual(await loadScenario(goodFile), { items: [{ type: 'text', text: 'ok' }] });

@@ -35,7 +35,7 @@ test('serveScenario serves the file and the listening lines say how to point cla
 test('serveScenario refuses an invalid file before listening, naming item and field', async () => {
   const file = scenarioFile([{ type: 'text', text: 'ok' }, { type: 'drop_mid', afterEvents: 'three' }]);
   await assert.rejects(serveScenario({ file }), (e: unknown) =>
-    e instanceof SimError && e.code === 'SIM_SCENARIO_INVALID' && e.index === 1 && e.field === 'afterEvents' && e.file === file);
+    e instanceof SimError && e.code === 'sim-scenario-invalid' && e.index === 1 && e.field === 'afterEvents' && e.file === file);
 });
 
 test('control endpoints enqueue, list, reset and close a served sim', async () => {

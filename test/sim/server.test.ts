@@ -162,7 +162,7 @@ test('restart() names the port when another process took it', async () => {
   const squatter = createServer();
   await new Promise<void>((r) => squatter.listen(port, '127.0.0.1', r));
   try {
-    await assert.rejects(s.restart(), (e: unknown) => e instanceof SimError && e.code === 'SIM_PORT_IN_USE' && e.port === port && e.message.includes(String(port)));
+    await assert.rejects(s.restart(), (e: unknown) => e instanceof SimError && e.code === 'sim-port-in-use' && e.port === port && e.message.includes(String(port)));
   } finally {
     await new Promise((r) => squatter.close(r));
   }
@@ -179,7 +179,7 @@ test('with onUnexpected "error" an unmatched call gets a loud 500 that the harne
   assert.match(err.message, /#0 text "judge only" \{systemIncludes "JUDGE"\}/);
   assert.match(err.message, /write the code/);
   assert.deepEqual(s.unexpected().map((r) => r.n), [1]);
-  assert.throws(() => s.assertNoUnexpected(), (e: unknown) => e instanceof SimError && e.code === 'SIM_UNEXPECTED_CALL' && e.message.includes('#1'));
+  assert.throws(() => s.assertNoUnexpected(), (e: unknown) => e instanceof SimError && e.code === 'sim-unexpected-call' && e.message.includes('#1'));
 });
 
 test('by default an unmatched call gets the default item', async () => {
@@ -205,7 +205,7 @@ test('assertConsumed lists every scripted step that was never used', async () =>
   await exchange(s.url, { body: messagesBody() });
   await exchange(s.url, { body: messagesBody() });
   assert.throws(() => s.assertConsumed(), (e: unknown) => {
-    assert.ok(e instanceof SimError && e.code === 'SIM_UNCONSUMED');
+    assert.ok(e instanceof SimError && e.code === 'sim-unconsumed');
     assert.match(e.message, /2 scripted item\(s\) never consumed after 2 model call\(s\)/);
     assert.match(e.message, /#1 tool_use Write \(served 1 of 2\)/);
     assert.match(e.message, /#2 error 500 \{lastUserIncludes "never"\} \(served 0 of sticky\)/);
@@ -256,5 +256,5 @@ test('logFile receives one JSON line per request, with the served item', async (
   await exchange(s.url, { path: '/v1/messages/count_tokens', body: messagesBody() });
   const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { n: number; served?: { status: number } });
   assert.deepEqual(lines.map((l) => [l.n, l.served?.status]), [[1, 529], [2, undefined]]);
-  await assert.rejects(startSim({ logFile: join(file, 'nope', 'x.jsonl') }), (e: unknown) => e instanceof SimError && e.code === 'SIM_LOG_FILE');
+  await assert.rejects(startSim({ logFile: join(file, 'nope', 'x.jsonl') }), (e: unknown) => e instanceof SimError && e.code === 'sim-log-file');
 });

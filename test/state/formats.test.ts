@@ -92,7 +92,7 @@ for (const f of DAMAGED_LINEAGE) {
     let err: unknown;
     try { readVersioned(file, LINEAGE_SCHEMAS); } catch (e) { err = e; }
     assert.ok(err instanceof StateCorrupt, `${f}: ${String(err)}`);
-    assert.equal(err.code, 'STATE_CORRUPT');
+    assert.equal(err.code, 'state-corrupt');
     assert.equal(err.path, file);
     assert.match(err.keptAt ?? '', /lineage\.json\.corrupt-\d{8}-\d{6}/);
     assert.ok(err.message.includes(err.keptAt!), 'the message says where it went');
@@ -116,7 +116,7 @@ test('a damaged lineage is reported as a notice and a fresh one is written; read
 
 test('a lineage from a newer flower is refused by readers AND writers, and stays exactly as it was', async () => {
   const { records, file, bytes, layout } = runDirWith('bad/lineage-future-version.json', 'lineage');
-  const isFuture = (e: unknown) => e instanceof StateCorrupt && e.code === 'STATE_FUTURE_VERSION' && e.keptAt === undefined && /newer flower/.test(e.message);
+  const isFuture = (e: unknown) => e instanceof StateCorrupt && e.code === 'state-future-version' && e.keptAt === undefined && /newer flower/.test(e.message);
   await assert.rejects(() => records.readLineage('/p'), isFuture);
   await assert.rejects(() => records.updateLineage('/p', (d) => { d.woke = 9; }), isFuture);
   assert.deepEqual(fs.readFileSync(file), bytes);
@@ -139,6 +139,6 @@ for (const f of ['manifest-wrong-types.json', 'manifest-proto-key.json', 'manife
 
 test('a manifest from a newer flower is never overwritten', async () => {
   const { records, file, bytes } = runDirWith('bad/manifest-future-version.json', 'manifest');
-  await assert.rejects(() => records.upsertRows('r', []), (e: unknown) => e instanceof StateCorrupt && e.code === 'STATE_FUTURE_VERSION');
+  await assert.rejects(() => records.upsertRows('r', []), (e: unknown) => e instanceof StateCorrupt && e.code === 'state-future-version');
   assert.deepEqual(fs.readFileSync(file), bytes);
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { ConfigError } from '../../src/errors.js';
 import { AgentSpec, type FlowerEvent } from '../../src/runtime/index.js';
 import { Lineage, Step, StepAbort, Workflow } from '../../src/workflow/index.js';
 import { FakeRuntime } from '../helpers/fake-runtime.js';
@@ -178,11 +179,37 @@ test('lineage names the session the moment it exists, before the step ends', asy
   assert.deepEqual((seenDuringCall as { steps: unknown }).steps, { s: rt.calls[0]!.sessionId });
 });
 
-test('step names are unique and may not use the reserved # and ·判定 forms', () => {
-  assert.throws(() => new Workflow([new Step('a', spec, 'p'), new Step('a', spec, 'q')]), /unique/);
-  assert.throws(() => new Step('a#retry1', spec, 'p'), /reserved|may not contain/);
-  assert.throws(() => new Step('干活·判定', spec, 'p'), /may not contain/);
-});
+// a bad Step or Workflow is the caller's configuration: a ConfigError naming the field and the fix
+const BAD_DEFINITIONS: Array<[string, () => unknown, { code: string; field: string; says: RegExp }]> = [
+  ['step names are unique', () => new Workflow([new Step('a', spec, 'p'), new Step('a', spec, 'q')]),
+    { code: 'bad-workflow', field: 'steps[1].name', says: /steps\[0\] and steps\[1\] are both named 'a'.*unique; rename one/ }],
+  ['a step name may not use the reserved # form', () => new Step('a#retry1', spec, 'p'),
+    { code: 'bad-step', field: 'name', says: /may not contain.*rename it, e\.g\. 'a-retry1'/ }],
+  ['a step name may not use the reserved ·判定 form', () => new Step('干活·判定', spec, 'p'),
+    { code: 'bad-step', field: 'name', says: /may not contain/ }],
+  ['a step needs a non-empty name', () => new Step('  ', spec, 'p'),
+    { code: 'bad-step', field: 'name', says: /non-empty string.*new Step\('implement'/ }],
+  ['retries is a whole number ≥ 0', () => new Step('s', spec, 'p', { retries: 1.5 }),
+    { code: 'bad-step', field: 'retries', says: /retries must be a whole number ≥ 0.*got 1\.5; write e\.g\. retries: 2/ }],
+  ['onFail is stop, skip or continue', () => new Step('s', spec, 'p', { onFail: 'retry' as 'stop' }),
+    { code: 'bad-step', field: 'onFail', says: /onFail must be 'stop', 'skip' or 'continue', got "retry"/ }],
+  ['a workflow needs at least one step', () => new Workflow([]),
+    { code: 'bad-workflow', field: 'steps', says: /at least one Step.*got an empty array/ }],
+  ['a workflow holds Step objects only', () => new Workflow([new Step('s', spec, 'p'), { name: 't' } as unknown as Step]),
+    { code: 'bad-workflow', field: 'steps[1]', says: /steps\[1\] is not a Step \(got an object \(Object\)\); build each one with new Step/ }],
+];
+
+for (const [behaviour, build, want] of BAD_DEFINITIONS) {
+  test(`${behaviour}: a ConfigError '${want.code}' naming ${want.field}`, () => {
+    assert.throws(build, (e: unknown) => {
+      assert.ok(e instanceof ConfigError && ConfigError.is(e), `a ConfigError, got ${String(e)}`);
+      assert.equal(e.code, want.code);
+      assert.equal(e.field, want.field);
+      assert.match(e.message, want.says);
+      return true;
+    });
+  });
+}
 
 test('fork gives the resumed step a new session id, and lineage follows it', async () => {
   const rt = new FakeRuntime();

@@ -62,7 +62,7 @@ test('a lineage from a newer flower is neither read nor overwritten: the run sto
   const d = tmp();
   const future = JSON.stringify({ version: 99, workspace: d, woke: 3, steps: {} });
   fs.writeFileSync(Lineage.fileIn(d), future);
-  await assert.rejects(() => Lineage.open(d, d), (e: unknown) => e instanceof StateCorrupt && e.code === 'STATE_FUTURE_VERSION' && e.message.includes('newer flower'));
+  await assert.rejects(() => Lineage.open(d, d), (e: unknown) => e instanceof StateCorrupt && e.code === 'state-future-version' && e.message.includes('newer flower'));
   await assert.rejects(() => Lineage.peek(d, d), StateCorrupt);
   assert.equal(fs.readFileSync(Lineage.fileIn(d), 'utf8'), future);
   assert.deepEqual(fs.readdirSync(d), ['lineage.json'], 'nothing kept aside, nothing written');

@@ -134,10 +134,10 @@ export function fuzzModel(options: FuzzOptions): FuzzModel {
 const OPTION_KEYS = ['seed', 'rate', 'weights', 'only', 'roles', 'artifact', 'maxDelayMs', 'hugeBytes'];
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Validate fuzz options (from JSON or code); throws SimError SIM_SCENARIO_INVALID naming the field. */
+/** Validate fuzz options (from JSON or code); throws SimError sim-scenario-invalid naming the field. */
 export function parseFuzzOptions(v: unknown, source = 'fuzz options'): FuzzOptions {
   const bad = (field: string, problem: string): never => {
-    throw new SimError('SIM_SCENARIO_INVALID', `${source}: field "${field}" ${problem}`, { field });
+    throw new SimError('sim-scenario-invalid', `${source}: field "${field}" ${problem}`, { field });
   };
   if (!isRecord(v)) return bad('(options)', 'must be an object { seed, rate?, weights?, only?, roles?, artifact?, maxDelayMs?, hugeBytes? }');
   for (const k of Object.keys(v)) if (!OPTION_KEYS.includes(k)) bad(k, `is unknown; allowed: ${OPTION_KEYS.join(', ')}`);

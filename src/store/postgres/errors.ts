@@ -61,7 +61,7 @@ export function isConnectionLoss(e: unknown): boolean {
 }
 
 /** Map a driver error to a PgStoreError when it is one of the known cases; other errors pass through. */
-export function classify(e: unknown, t: PgTarget): unknown {
+export function asPgStoreError(e: unknown, t: PgTarget): unknown {
   if (e instanceof PgStoreError) return e;
   const at = targetText(t);
   const code = codeOf(e);

@@ -1,6 +1,6 @@
 export { PostgresSessionStore, READ_WAIT_MS, END_GRACE_MS } from './sessions.js';
 export type { PgLastContextOptions, PgStoreOptions } from './sessions.js';
-export { PgStoreError, isConnectionLoss, classify, targetText } from './errors.js';
+export { PgStoreError, isConnectionLoss, asPgStoreError, targetText } from './errors.js';
 export type { PgFailure, PgTarget } from './errors.js';
 export { isPostgresUrl, targetOf, redactUrl, acquirePool, releasePool, withClient, inTransaction, CONNECT_TIMEOUT_MS } from './pool.js';
 export type { SharedPool } from './pool.js';

@@ -2,7 +2,7 @@
 // database (a Runtime, the lineage, the manifest, `flower status` all open it). Counted: the pool
 // ends when the last user releases it. Idle connections never keep a finished CLI process alive.
 import pg from 'pg';
-import { PgStoreError, classify, isConnectionLoss, type PgTarget } from './errors.js';
+import { PgStoreError, asPgStoreError, isConnectionLoss, type PgTarget } from './errors.js';
 
 /** Seconds before a connection attempt to a silent host counts as unreachable. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -90,7 +90,7 @@ export async function withClient<T>(p: SharedPool, fn: (c: pg.PoolClient) => Pro
   try {
     client = await p.pool.connect();
   } catch (e) {
-    throw classify(e, p.target);
+    throw asPgStoreError(e, p.target);
   }
   // a checked-out connection that the server drops emits 'error' besides failing the query; without a
   // listener that event would crash the process
@@ -101,7 +101,7 @@ export async function withClient<T>(p: SharedPool, fn: (c: pg.PoolClient) => Pro
     return await fn(client);
   } catch (e) {
     broken = e;
-    throw classify(e, p.target);
+    throw asPgStoreError(e, p.target);
   } finally {
     // a connection that failed mid-transaction is not given back to the pool
     client.off('error', ignore);

@@ -12,7 +12,7 @@ import { writeJsonAtomic, processStartTime } from '../../state/index.js';
 import type {
   AcquireOptions, LineageRecord, LockHolder, ManifestRow, NoticeSink, RunLockResult, RunRecords,
 } from '../../state/index.js';
-import { classify } from './errors.js';
+import { asPgStoreError } from './errors.js';
 import { acquirePool, inTransaction, releasePool, retryOnLoss, withClient, redactUrl, type SharedPool } from './pool.js';
 import { ensureSchema } from './schema.js';
 
@@ -171,7 +171,7 @@ export class PostgresRunRecords implements RunRecords {
     try {
       client = await this.shared.pool.connect();
     } catch (e) {
-      throw classify(e, this.shared.target);
+      throw asPgStoreError(e, this.shared.target);
     }
     client.on('error', () => {});
     try {
@@ -205,7 +205,7 @@ export class PostgresRunRecords implements RunRecords {
       };
     } catch (e) {
       client.release(e instanceof Error ? e : true);
-      throw classify(e, this.shared.target);
+      throw asPgStoreError(e, this.shared.target);
     }
   }
 

@@ -3,7 +3,7 @@
 // written by a newer flower is refused, never altered; tables of the same name that are not flower's
 // are refused too.
 import type pg from 'pg';
-import { PgStoreError, classify, targetText } from './errors.js';
+import { PgStoreError, asPgStoreError, targetText } from './errors.js';
 import { withClient, type SharedPool } from './pool.js';
 
 /** Version of the PostgreSQL layout, in flower.meta('schema_version'). Bump on any change. */
@@ -138,7 +138,7 @@ export async function ensureSchema(p: SharedPool): Promise<void> {
   }).catch((e: unknown) => {
     // a failed check is not memoised: the server may come back, or a person may fix the grant
     p.ready = undefined;
-    throw classify(e, p.target);
+    throw asPgStoreError(e, p.target);
   });
   return p.ready;
 }
