@@ -31,6 +31,7 @@ import { handoffPolicy, modelMismatch, type HandoffPolicy } from './window.js';
 import { Generations, type Emit } from './handoff.js';
 import { failure } from './failure.js';
 import { runAttempts, type LoopHost } from './loop.js';
+import { Interrupts } from './interrupts.js';
 import { DEFAULT_RESILIENCE, resilienceFromEnv, type ResilienceOptions } from './resilience.js';
 import { costSoFar, failureOfThrown, newResult } from './result.js';
 import type { AgentSpec } from './spec.js';
@@ -74,13 +75,8 @@ export class Runtime {
   private readonly storeFile: string | undefined;
   private inflight: { result: StepResult; index: number } | undefined;
   /** a person asked to stop at the next message boundary (Ctrl+C), with an optional remark */
-  /**
-   * A person's interrupt belongs to the step that was running when they asked (or, between steps, to
-   * the next one): typed as the work step finished, it once cut the judge that followed mid-verdict.
-   */
-  private interruptRequest: { remark: string; step: number } | null = null;
-  private stepSeq = 0;
-  private runningStep: number | null = null;
+  /** a person's interrupt, scoped to the step run it was meant for (interrupts.ts) */
+  private readonly interrupts = new Interrupts();
   private closed = false;
   private total = 0;
   /** project, personal and plugin skills, discovered once */
@@ -273,10 +269,7 @@ export class Runtime {
       attempt: (s, p, resume) => this.attempt({ spec: s, prompt: p, step, resume, hooks: opts.hooks }, announce),
     }, { spec, step, task: prompt, result, emit });
     beginRun();
-    const mine = ++this.stepSeq;
-    // words meant for a step that already ended (it failed before it could hear them) are not this step's
-    if (this.interruptRequest && this.interruptRequest.step < mine) this.interruptRequest = null;
-    this.runningStep = mine;
+    const mine = this.interrupts.begin();
     try {
       await runAttempts(this.loopHost(mine), { spec, task: prompt, step, opts, result, announce, emit, gens });
     } catch (e) {
@@ -285,7 +278,7 @@ export class Runtime {
       result.errors.push(result.error);
       result.failure = failureOfThrown(e);
     } finally {
-      this.runningStep = null;
+      this.interrupts.end();
       result.ended_at = new Date().toISOString();
       this.total += result.cost_usd;
       const index = this.inflight?.index;
@@ -313,7 +306,7 @@ export class Runtime {
     const { options, prompt } = assembleAttempt(this.attemptBase(), a);
     const out = await runAttempt(prompt, options, {
       step: a.step,
-      humanInterrupt: () => this.runningStep !== null && this.requestFor(this.runningStep) !== null,
+      humanInterrupt: () => this.interrupts.now !== null,
       watchdogS: this.watchdogS,
       onSession: announce,
       ...(a.onEvent ? { onEvent: a.onEvent } : {}),
@@ -332,8 +325,8 @@ export class Runtime {
     return {
       attempt: (a, announce, shouldBreak) => this.attempt(a, announce, shouldBreak),
       checkModel: (spec, o, emit) => this.checkModel(spec, o, emit),
-      interruptRequest: () => this.requestFor(step),
-      takeInterrupt: () => { this.interruptRequest = null; },
+      interruptRequest: () => this.interrupts.for(step),
+      takeInterrupt: () => this.interrupts.take(),
       hasSession: (sid) => this.hasSession(sid),
       wait: { policy: this.policy!, env: this.resolved.env, closed: () => this.closed, store: this.backend.server },
       policy: this.policy, lang: this.lang,
@@ -356,18 +349,12 @@ export class Runtime {
    * attempt. In-flight subagent work is lost (the worker's turn is cut with the coordinator's).
    */
   interrupt(remark = ''): void {
-    this.interruptRequest = { remark: remark.trim(), step: this.runningStep ?? this.stepSeq + 1 };
-  }
-
-  /** The interrupt waiting for this step run, if any. */
-  private requestFor(step: number): { remark: string } | null {
-    const r = this.interruptRequest;
-    return r && r.step === step ? r : null;
+    this.interrupts.ask(remark);
   }
 
   /** Is an interrupt waiting for the next message boundary? */
   get interrupting(): boolean {
-    return this.interruptRequest !== null;
+    return this.interrupts.pending;
   }
 
   /**
