@@ -155,7 +155,8 @@ function judgeCommand(c: SimpleCommand, ctx: Ctx): Judged {
     }
   }
   const r = rule.check?.(p, ctx.budget);
-  return r ? { reason: r } : { insert };
+  if (r) return { reason: r };
+  return insert ? { insert } : {};
 }
 
 /** The operands that are paths: all of them, but the pattern or program of grep, awk, sed. */
