@@ -2,7 +2,7 @@
 // `.` and `..` folded lexically, and anchored at `/`, at `~`, at the folder the line is in, or at an
 // unknown folder (`..` above it: the classifier does not know the cwd, so `../../../../dev/zero` may be
 // `/dev/zero`). The device rule lives here too. Pure; linear in the word.
-import { Budget } from './budget.js';
+import type { Budget } from './budget.js';
 import { compileGlob, globMatch, hasGlobSyntax, type Glob } from './glob.js';
 import type { Word } from './lexer.js';
 
