@@ -137,7 +137,7 @@ function judgeCommand(c: SimpleCommand, ctx: Ctx): Judged {
     const paths = r === null ? args : r.paths;
     const bad = pathChecks(rule, paths, [], ctx);
     if (bad) return { reason: bad };
-    return r !== null && r.stdin && !ctx.piped ? { reason: `\`${verb}\` ${STDIN}${r.hint ? ` (${r.hint})` : ''}; ${dispatch}` } : {};
+    return r?.stdin && !ctx.piped ? { reason: `\`${verb}\` ${STDIN}${r.hint ? ` (${r.hint})` : ''}; ${dispatch}` } : {};
   }
   const p = getopt(rule.table ?? {}, args, ctx.budget);
   if (!p.ok) return { reason: `${verb}: ${p.reason}` };
