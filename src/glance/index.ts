@@ -74,7 +74,9 @@ const deviceIn = (w: { text: string; glob: boolean; pattern?: string }, ctx: Ctx
   const pieces: [string, string | undefined][] = [[w.text, pat]];
   const texts = w.text.split(/[:=]/);
   const pats = pat?.split(/[:=]/);
-  if (texts.length > 1) texts.forEach((t, i) => pieces.push([t, pats?.[i]]));
+  if (texts.length > 1) texts.forEach((t, i) => {
+    pieces.push([t, pats?.[i]]);
+  });
   if (/^-[^-]/.test(w.text)) pieces.push([w.text.slice(2), pat === undefined ? undefined : patternFrom(w as Word, 2)]);
   return onEach(ctx, (cwd) => {
     for (const [text, pattern] of pieces) {

@@ -269,7 +269,7 @@ export function unwatchedTools(p: ToolPolicy): string[] {
   return out.sort();
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The hook's matcher: every tool but the unwatched ones (a negative lookahead — a matcher with regex
@@ -278,7 +278,7 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function allowlistMatcher(p: ToolPolicy): string | undefined {
   const skip = unwatchedTools(p);
-  return skip.length ? `^(?!(?:${skip.map(escape).join('|')})$)` : undefined;
+  return skip.length ? `^(?!(?:${skip.map(escapeRegExp).join('|')})$)` : undefined;
 }
 
 /** The PreToolUse hook, for every tool except the unwatched ones. */
