@@ -14,7 +14,7 @@ export interface Readable {
 export interface CliIO {
   stdout: Writable;
   stderr: Writable;
-  stdin?: Readable & NodeJS.ReadableStream;
+  stdin?: (Readable & NodeJS.ReadableStream) | undefined;
   env: Record<string, string | undefined>;
   /** where relative paths resolve (default process.cwd()) */
   cwd?: string;

@@ -156,7 +156,7 @@ export async function runSetup(io: CliIO, o: SetupOptions = {}): Promise<SetupOu
       if (!['y', 'yes', '是', '好'].includes(yes)) throw new CliExit(EXIT.failure, `x ${t.kept}`);
     }
     const token = await answers.ask(t.token, { hidden: true });
-    if (!token || !token.trim()) throw new CliExit(EXIT.failure, `x ${t.noToken}`);
+    if (!token?.trim()) throw new CliExit(EXIT.failure, `x ${t.noToken}`);
     // a malformed URL is refused; on a terminal it is asked again (three tries), from a pipe it stops
     let baseUrl = '';
     for (let tries = 0; ; tries++) {

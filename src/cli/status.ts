@@ -4,7 +4,6 @@
  * Nothing is written and no model is called.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { detectLang } from '../config/index.js';
 import { Manifest, type ManifestRow } from '../runtime/index.js';
 import { RunLayout } from '../state/index.js';

@@ -36,7 +36,7 @@ export function parseDotenv(text: string): Record<string, string> {
 
 export function configHome(env: EnvMap = process.env): string {
   const xdg = env.XDG_CONFIG_HOME;
-  return path.join(xdg && xdg.trim() ? xdg : path.join(env.HOME || os.homedir(), '.config'), 'flower');
+  return path.join(xdg?.trim() ? xdg : path.join(env.HOME || os.homedir(), '.config'), 'flower');
 }
 
 export function envFiles(env: EnvMap = process.env, cwd = process.cwd()): string[] {

@@ -49,18 +49,18 @@ const MIN_CONTAINED = 6;
 export function matchChecks(goal: readonly string[], judged: readonly CheckResult[]): (CheckResult | undefined)[] {
   const used = new Set<number>();
   const norm = judged.map((c) => normalizeCheck(c.item));
-  const find = (g: string, accept: (n: string) => boolean): number => norm.findIndex((n, i) => !used.has(i) && accept(n));
+  const find = (accept: (n: string) => boolean): number => norm.findIndex((n, i) => !used.has(i) && accept(n));
   const out = goal.map(() => undefined as CheckResult | undefined);
   // exact matches first, so a containment match cannot take a check another goal item names exactly
   goal.forEach((item, gi) => {
     const g = normalizeCheck(item);
-    const i = find(g, (n) => n === g);
+    const i = find((n) => n === g);
     if (i >= 0) { used.add(i); out[gi] = judged[i]; }
   });
   goal.forEach((item, gi) => {
     if (out[gi]) return;
     const g = normalizeCheck(item);
-    const i = find(g, (n) => Math.min(n.length, g.length) >= MIN_CONTAINED && (n.includes(g) || g.includes(n)));
+    const i = find((n) => Math.min(n.length, g.length) >= MIN_CONTAINED && (n.includes(g) || g.includes(n)));
     if (i >= 0) { used.add(i); out[gi] = judged[i]; }
   });
   return out;

@@ -74,7 +74,9 @@ const deviceIn = (w: { text: string; glob: boolean; pattern?: string }, ctx: Ctx
   const pieces: [string, string | undefined][] = [[w.text, pat]];
   const texts = w.text.split(/[:=]/);
   const pats = pat?.split(/[:=]/);
-  if (texts.length > 1) texts.forEach((t, i) => pieces.push([t, pats?.[i]]));
+  if (texts.length > 1) texts.forEach((t, i) => {
+    pieces.push([t, pats?.[i]]);
+  });
   if (/^-[^-]/.test(w.text)) pieces.push([w.text.slice(2), pat === undefined ? undefined : patternFrom(w as Word, 2)]);
   return onEach(ctx, (cwd) => {
     for (const [text, pattern] of pieces) {
@@ -137,7 +139,7 @@ function judgeCommand(c: SimpleCommand, ctx: Ctx): Judged {
     const paths = r === null ? args : r.paths;
     const bad = pathChecks(rule, paths, [], ctx);
     if (bad) return { reason: bad };
-    return r !== null && r.stdin && !ctx.piped ? { reason: `\`${verb}\` ${STDIN}${r.hint ? ` (${r.hint})` : ''}; ${dispatch}` } : {};
+    return r?.stdin && !ctx.piped ? { reason: `\`${verb}\` ${STDIN}${r.hint ? ` (${r.hint})` : ''}; ${dispatch}` } : {};
   }
   const p = getopt(rule.table ?? {}, args, ctx.budget);
   if (!p.ok) return { reason: `${verb}: ${p.reason}` };
@@ -155,7 +157,8 @@ function judgeCommand(c: SimpleCommand, ctx: Ctx): Judged {
     }
   }
   const r = rule.check?.(p, ctx.budget);
-  return r ? { reason: r } : { insert };
+  if (r) return { reason: r };
+  return insert ? { insert } : {};
 }
 
 /** The operands that are paths: all of them, but the pattern or program of grep, awk, sed. */

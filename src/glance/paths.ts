@@ -2,7 +2,7 @@
 // `.` and `..` folded lexically, and anchored at `/`, at `~`, at the folder the line is in, or at an
 // unknown folder (`..` above it: the classifier does not know the cwd, so `../../../../dev/zero` may be
 // `/dev/zero`). The device rule lives here too. Pure; linear in the word.
-import { Budget } from './budget.js';
+import type { Budget } from './budget.js';
 import { compileGlob, globMatch, hasGlobSyntax, type Glob } from './glob.js';
 import type { Word } from './lexer.js';
 
@@ -26,7 +26,7 @@ export interface PathShape {
 export type Cwd = PathShape;
 export const WORKSPACE: Cwd = Object.freeze({ anchor: 'here', parts: [], climbs: false });
 
-const unescape = (p: string): string => {
+const unescapeGlob = (p: string): string => {
   let out = '';
   for (let i = 0; i < p.length; i++) out += p[i] === '\\' && i + 1 < p.length ? p[++i]! : p[i]!;
   return out;
@@ -39,7 +39,7 @@ export function components(text: string, pattern: string | undefined, budget: Bu
   const out: Component[] = [];
   let cur = '';
   const flush = (): void => {
-    out.push(hasGlobSyntax(cur) ? { text: unescape(cur), glob: compileGlob(cur, budget) } : { text: unescape(cur), glob: null });
+    out.push(hasGlobSyntax(cur) ? { text: unescapeGlob(cur), glob: compileGlob(cur, budget) } : { text: unescapeGlob(cur), glob: null });
     cur = '';
   };
   for (let i = 0; i < pattern.length; i++) {

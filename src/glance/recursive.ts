@@ -11,7 +11,7 @@
 // (a leading --include means "only these"). Inserting an --exclude first would flip that and widen
 // `--include='*.ts'` to every file; when the user's first filter is an --include, the `.env` files that
 // match none of the includes are already skipped and nothing is inserted.
-import { Budget } from './budget.js';
+import type { Budget } from './budget.js';
 import { compileGlob, globMatch, canMatchEnvName, type Glob } from './glob.js';
 import type { ParsedOption } from './getopt.js';
 import type { Word } from './lexer.js';

@@ -40,7 +40,7 @@ export function toolSet(list: readonly string[], minus: readonly string[] = []):
     const t = ruleTool(rule);
     if (!t) continue;
     const rest = t.startsWith('mcp__') ? t.slice(5) : undefined;
-    if (rest !== undefined && rest.endsWith('__*')) prefixes.push(`mcp__${rest.slice(0, -3)}__`);
+    if (rest?.endsWith('__*')) prefixes.push(`mcp__${rest.slice(0, -3)}__`);
     else if (rest !== undefined && rest && !rest.includes('__')) prefixes.push(`mcp__${rest}__`);
     else names.add(t);
   }
@@ -269,7 +269,7 @@ export function unwatchedTools(p: ToolPolicy): string[] {
   return out.sort();
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The hook's matcher: every tool but the unwatched ones (a negative lookahead — a matcher with regex
@@ -278,14 +278,14 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function allowlistMatcher(p: ToolPolicy): string | undefined {
   const skip = unwatchedTools(p);
-  return skip.length ? `^(?!(?:${skip.map(escape).join('|')})$)` : undefined;
+  return skip.length ? `^(?!(?:${skip.map(escapeRegExp).join('|')})$)` : undefined;
 }
 
 /** The PreToolUse hook, for every tool except the unwatched ones. */
 export function allowlistGuard(p: ToolPolicy): HookCallbackMatcher {
   const hook: HookCallback = async (input) => {
     const call = toolCall(input);
-    if (!call || call.event !== 'PreToolUse') return pass();
+    if (call?.event !== 'PreToolUse') return pass();
     const agentType = (input as { agent_type?: unknown }).agent_type;
     const d = allowlistDecision(p, call.toolName, call.toolInput, typeof agentType === 'string' ? agentType : undefined, call.agentId !== undefined, call.cwd);
     if (!d.allow) return deny(d.reason!);

@@ -32,7 +32,7 @@ export function touchesWorkbench(target: { root: string }, toolInput: unknown, c
 export function indexGuard(target: IndexTarget): HookCallbackMatcher {
   const hook: HookCallback = async (input) => {
     const call = toolCall(input);
-    if (!call || call.event !== 'PostToolUse' || !INDEX_TOOLS.includes(call.toolName)) return pass();
+    if (call?.event !== 'PostToolUse' || !INDEX_TOOLS.includes(call.toolName)) return pass();
     if (touchesWorkbench(target, call.toolInput, call.cwd)) target.refresh();
     return pass();
   };

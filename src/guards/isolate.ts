@@ -44,7 +44,7 @@ export interface IsolateOptions {
 export function isolateGuard(agents: Readonly<Record<string, AgentDefinition>>, o: IsolateOptions = {}): HookCallbackMatcher {
   const hook: HookCallback = async (input) => {
     const call = toolCall(input);
-    if (!call || call.event !== 'PreToolUse' || call.toolName !== 'Agent') return pass();
+    if (call?.event !== 'PreToolUse' || call.toolName !== 'Agent') return pass();
     const updated = isolateDecision(agents, call.toolInput);
     if (!updated) return pass();
     o.onInject?.(String(updated.subagent_type));

@@ -82,7 +82,7 @@ export function outputDecision(call: { toolName: string; toolInput: unknown; too
 export function outputGuard(o: OutputGuardOptions): HookCallbackMatcher {
   const hook: HookCallback = async (input) => {
     const call = toolCall(input);
-    if (!call || call.event !== 'PostToolUse') return pass();
+    if (call?.event !== 'PostToolUse') return pass();
     let shown: unknown;
     try {
       shown = outputDecision({ toolName: call.toolName, toolInput: call.toolInput, toolResponse: call.toolResponse, cwd: call.cwd, agentId: call.agentId }, o);

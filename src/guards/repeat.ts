@@ -54,7 +54,7 @@ export function repeatGuard(o: { lang: Lang; limit?: number }): HookCallbackMatc
   return {
     hooks: [async (input) => {
       const call = toolCall(input);
-      if (!call || call.event !== 'PreToolUse') return pass();
+      if (call?.event !== 'PreToolUse') return pass();
       const n = streaks.see(call.agentId ?? 'main', call.toolName, call.toolInput);
       return n >= limit ? deny(textFor(GUARD_TEXT.repeated, o.lang)(call.toolName, n - 1)) : pass();
     }],

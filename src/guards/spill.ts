@@ -140,7 +140,7 @@ export function spillGuard(target: SpillTarget, o: SpillOptions = {}): HookCallb
   const tools = o.tools ?? SPILL_TOOLS;
   const hook: HookCallback = async (input) => {
     const call = toolCall(input);
-    if (!call || call.event !== 'PostToolUse' || !tools.includes(call.toolName)) return pass();
+    if (call?.event !== 'PostToolUse' || !tools.includes(call.toolName)) return pass();
     const d = spillDecision(target, { toolInput: call.toolInput, toolResponse: call.toolResponse, cwd: call.cwd }, opts);
     if (!d) return pass();
     const out: HookJSONOutput = { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: d.updatedToolOutput } };

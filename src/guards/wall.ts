@@ -41,7 +41,7 @@ export function whitelistGuard(allowed: readonly string[], o: WhitelistOptions =
   const list = [...allowed];
   const hook: HookCallback = async (input) => {
     const call = toolCall(input);
-    if (!call || call.event !== 'PreToolUse') return pass();
+    if (call?.event !== 'PreToolUse') return pass();
     const d = whitelistDecision(list, call.toolName, call.agentId, lang);
     return d.allow ? pass() : deny(d.reason!);
   };
@@ -80,7 +80,7 @@ export function delegateGuard(o: DelegateOptions = {}): HookCallbackMatcher {
   const opts = { glance: o.glance ?? true, lang: o.lang ?? detectLang() };
   const hook: HookCallback = async (input) => {
     const call = toolCall(input);
-    if (!call || call.event !== 'PreToolUse') return pass();
+    if (call?.event !== 'PreToolUse') return pass();
     const d = delegateDecision(call.toolName, call.toolInput, call.agentId, opts);
     if (!d.allow) return deny(d.reason!);
     if (d.command === undefined) return pass();

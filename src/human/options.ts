@@ -17,7 +17,7 @@ export function cleanOptions(raw: unknown): string[] {
   if (Array.isArray(raw)) list = raw;
   else if (typeof raw === 'string') {
     const s = raw.trim();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     if (s.startsWith('[')) {
       try { parsed = JSON.parse(s); } catch { /* not JSON: fall through to lines */ }
     }

@@ -84,7 +84,9 @@ const T = {
 /** `? question`, numbered options, and `(还能问 N 次)` only when a quota exists. */
 export function renderAsk(ask: Pick<Ask, 'question' | 'options' | 'remaining'>, lang: Lang = 'zh'): string[] {
   const lines = indent(`? ${ask.question}`, '  ');
-  ask.options.forEach((o, i) => lines.push(...indent(`  ${i + 1}. ${o}`, '     ')));
+  ask.options.forEach((o, i) => {
+    lines.push(...indent(`  ${i + 1}. ${o}`, '     '));
+  });
   if (ask.remaining >= 0) lines.push(`  ${T[lang].quota(ask.remaining)}`);
   return lines;
 }

@@ -22,9 +22,9 @@ export type SimErrorCode =
 
 export interface SimErrorDetails {
   /** Index of the offending item in the scenario's `items` (or in the enqueued batch). */
-  index?: number;
+  index?: number | undefined;
   /** Field path inside the item, e.g. `match.not.lastUserIncludes`. */
-  field?: string;
+  field?: string | undefined;
   /** File involved (scenario or log file). */
   file?: string;
   port?: number;

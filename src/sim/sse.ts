@@ -51,7 +51,7 @@ function blocksOf(item: AnswerItem): ReplyBlock[] {
   }
   const tool = item as SimToolUseItem | SimDropMidItem;
   if (tool.text !== undefined) blocks.push({ type: 'text', text: tool.text });
-  const calls: SimToolCall[] = tool.tools ?? (tool.name !== undefined ? [{ name: tool.name, input: tool.input, id: tool.id }] : []);
+  const calls: SimToolCall[] = tool.tools ?? (tool.name !== undefined ? [{ name: tool.name, ...(tool.input !== undefined && { input: tool.input }), ...(tool.id !== undefined && { id: tool.id }) }] : []);
   for (const c of calls) blocks.push({ type: 'tool_use', id: c.id ?? randomId('toolu_'), name: c.name, input: c.input ?? {} });
   return blocks;
 }

@@ -35,9 +35,9 @@ export interface LineageRecord {
   /** step name → session id */
   steps: Record<string, string>;
   /** the workbench root when it is not `<workspace>/.flower` (--isolate), so `flower status` finds the notes */
-  workbench?: string;
+  workbench?: string | undefined;
   /** the person's request as typed, recorded before the first agent spawns (a bare wake starts from it) */
-  request?: { text: string; at: string };
+  request?: { text: string; at: string } | undefined;
 }
 
 /** Schemas by version; a reader upgrades every older version to the current record. */

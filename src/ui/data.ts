@@ -9,10 +9,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  LINEAGE_SCHEMAS, NAMES, RunLayout, StateCorrupt, manifestRowSchema, parseJsonStrict, readVersioned, runLockHolder, type ManifestRow,
+  LINEAGE_SCHEMAS, NAMES, RunLayout, StateCorrupt, manifestRowSchema, parseJsonStrict, readVersioned, runLockHolder,
 } from '../state/index.js';
 import { SqliteReader, stat } from './sqlite.js';
-import type { LineageView, NoteFile, Notes, Problem, SessionReader, Snapshot, UiRow, UiSource } from './source.js';
+import type { LineageView, NoteFile, Notes, Problem, Snapshot, UiRow, UiSource } from './source.js';
 
 /**
  * Manifest rows from text, each checked with the state layer's row schema: what is readable is kept,

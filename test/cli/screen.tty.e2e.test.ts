@@ -39,7 +39,9 @@ function env(p: Project, extra: Record<string, string> = {}): Record<string, str
 function assertQuestionWhole(screen: string, cols: number): void {
   const text = words(screen);
   assert.ok(text.includes(words(QUESTION)), `the question reads whole at ${cols} columns:\n${screen}`);
-  OPTIONS.forEach((o, i) => assert.ok(text.includes(`${i + 1}. ${words(o)}`), `option ${i + 1} reads whole at ${cols} columns:\n${screen}`));
+  OPTIONS.forEach((o, i) => {
+    assert.ok(text.includes(`${i + 1}. ${words(o)}`), `option ${i + 1} reads whole at ${cols} columns:\n${screen}`);
+  });
   assert.doesNotMatch(screen, /\.\.\.\s*$/m, 'nothing is cut with ...');
 }
 

@@ -162,7 +162,7 @@ test('allowlist: a glance runs as the classifier rewrote it, in the foreground, 
   const p = policies.coordinator!;
   const grep = allowlistDecision(p, 'Bash', { command: 'grep -rn KEY sub' }, undefined, false, ws);
   const rewritten = judgeEphemeral('grep -rn KEY sub');
-  assert.ok(rewritten.ok && rewritten.command && rewritten.command.includes('--exclude=.env*'), JSON.stringify(rewritten));
+  assert.ok(rewritten.ok && rewritten.command?.includes('--exclude=.env*'), JSON.stringify(rewritten));
   assert.deepEqual(grep.updatedInput, { command: rewritten.ok ? rewritten.command : '', timeout: GLANCE_TIMEOUT_MS });
   const bg = allowlistDecision(p, 'Bash', { command: 'ls', run_in_background: true }, undefined, false, ws);
   assert.equal(bg.allow, false);

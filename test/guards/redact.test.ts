@@ -46,6 +46,7 @@ test('the installed hook rewrites a report that quotes a secret, and withholds a
   assert.deepEqual(await fire(guard, post('Read', { file_path: 'a' }, { file: { content: 'clean' } })), [{}]);
   const broken = outputGuard({ secrets: () => { throw new Error('scan failed'); }, lang: 'en' });
   const w = specific(await fire(broken, post('Bash', { command: 'x' }, { stdout: `maybe ${PW}`, stderr: '' })));
-  assert.match((w?.updatedToolOutput as { stdout: string }).stdout, /could not check this output for secrets/);
+  assert.ok(w);
+  assert.match((w.updatedToolOutput as { stdout: string }).stdout, /could not check this output for secrets/);
   assert.ok(!JSON.stringify(w).includes(PW));
 });

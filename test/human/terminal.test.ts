@@ -64,7 +64,7 @@ test('outcomes and mail print as one short ASCII-marked line each', () => {
   assert.deepEqual(renderSettled(ask({ options: ['a'] }), 'zh'), renderAsk(ask({ options: ['a'] }), 'zh'));
   assert.equal(renderMail({ id: 'm2', state: 'queued' }, 'zh'), '+ 收到(m2),会转给 agent');
   assert.equal(renderMail({ id: 'm2', state: 'delivered' }, 'en'), '+ Delivered (m2)');
-  for (const line of [...table.map(([o]) => renderSettled(ask(o), 'en')).flat(), renderMail({ id: 'm1', state: 'queued' }, 'en')]) {
+  for (const line of [...table.flatMap(([o]) => renderSettled(ask(o), 'en')), renderMail({ id: 'm1', state: 'queued' }, 'en')]) {
     assert.match(line, /^[+!.?] [\x20-\x7e]/, `glyph of ${line}`);
   }
 });

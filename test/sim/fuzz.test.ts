@@ -266,7 +266,8 @@ test('a scenario\'s "fuzz" key makes the fuzzing model its default answer (flowe
   try {
     const out = await exchange(sim.url, { body: callOf('goal').body });
     const start = parseSse(out.text).find((e) => e.event === 'content_block_start' && (e.data.content_block as { type: string }).type === 'tool_use');
-    assert.equal((start?.data.content_block as { name: string }).name, 'mcp__human__submit_goal');
+    assert.ok(start);
+    assert.equal((start.data.content_block as { name: string }).name, 'mcp__human__submit_goal');
   } finally {
     await sim.close();
   }

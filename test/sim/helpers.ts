@@ -2,7 +2,7 @@
 import http from 'node:http';
 
 export interface Outcome {
-  status?: number;
+  status?: number | undefined;
   headers?: http.IncomingHttpHeaders;
   /** Everything received before the end, the error or the timeout. */
   text: string;

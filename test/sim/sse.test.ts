@@ -19,7 +19,7 @@ function assemble(events: Array<{ event: string; data: Record<string, unknown> }
       if (d.type === 'text_delta') b.text = `${b.text as string}${d.text}`;
       if (d.type === 'thinking_delta') b.thinking = `${b.thinking as string}${d.thinking}`;
       if (d.type === 'signature_delta') b.signature = d.signature;
-      if (d.type === 'input_json_delta') b.partial += d.partial_json;
+      if (d.type === 'input_json_delta') b.partial = `${b.partial ?? ''}${d.partial_json ?? ''}`;
     }
     if (data.type === 'content_block_stop') {
       const b = blocks[index]!;

@@ -40,7 +40,7 @@ const BACKENDS: Backend[] = [
       const url = await freshDatabase('rec');
       const opened: PostgresRunRecords[] = [];
       const make = () => { const r = new PostgresRunRecords(url, 'proj'); opened.push(r); return r; };
-      return { records: await make().open(), again: make, close: () => opened.forEach((r) => r.close()) };
+      return { records: await make().open(), again: make, close: () => { for (const r of opened) r.close(); } };
     },
   },
 ];

@@ -16,9 +16,7 @@ const freshPath = () => join(root, `d${n++}`, 'sessions.db');
 
 const P = '-home-me-proj';
 const main = (sessionId = 's1', projectKey = P): SessionKey => ({ projectKey, sessionId });
-const sub = (agent: string, sessionId = 's1', projectKey = P): SessionKey => ({ projectKey, sessionId, subpath: `subagents/agent-${agent}` });
 const u = (uuid: string, extra: Record<string, unknown> = {}): SessionStoreEntry => ({ type: 'user', uuid, ...extra });
-const meta = (tag: string): SessionStoreEntry => ({ type: 'queue-operation', operation: 'enqueue', tag });
 const tags = (es: SessionStoreEntry[] | null) => es?.map((e) => e.uuid ?? `~${String(e.tag)}`) ?? null;
 
 describe('opening the db file', () => {

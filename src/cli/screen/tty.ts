@@ -88,7 +88,10 @@ export class Screen {
   print(lines: string[]): void {
     if (lines.length === 0) return;
     const body = `${lines.join('\n')}\n`;
-    if (!this.live) return this.write(body);
+    if (!this.live) {
+      this.write(body);
+      return;
+    }
     this.locked(() => this.erase() + body + this.draw());
   }
 

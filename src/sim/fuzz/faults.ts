@@ -119,7 +119,9 @@ function bloat(v: unknown, text: string): unknown {
   let best: { path: Array<string | number>; len: number } = { path: [], len: -1 };
   const walk = (x: unknown, at: Array<string | number>): void => {
     if (typeof x === 'string' && x.length > best.len) best = { path: at, len: x.length };
-    else if (Array.isArray(x)) x.forEach((y, i) => walk(y, [...at, i]));
+    else if (Array.isArray(x)) x.forEach((y, i) => {
+      walk(y, [...at, i]);
+    });
     else if (typeof x === 'object' && x !== null) for (const [k, y] of Object.entries(x)) walk(y, [...at, k]);
   };
   walk(v, []);

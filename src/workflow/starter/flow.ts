@@ -9,7 +9,7 @@
 import type { AgentDefinition } from '@anthropic-ai/claude-agent-sdk';
 import { detectLang, type Lang } from '../../config/index.js';
 import { ConfigError } from '../../errors.js';
-import { Brief, Goal, WAKE_AMEND_LABEL } from '../../docs/index.js';
+import { Brief, type Goal, WAKE_AMEND_LABEL } from '../../docs/index.js';
 import { HumanChannel } from '../../human/index.js';
 import { clarifier, coordinator, judge, worker } from '../../roles/index.js';
 import type { WorkflowContext } from '../context.js';
