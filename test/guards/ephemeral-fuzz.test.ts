@@ -6,22 +6,14 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { judgeTimed, type Timed } from './ephemeral-timing.js';
 import { EPHEMERAL_VERBS } from '../../src/glance/ephemeral.js';
+import { mulberry32 } from '../../src/sim/index.js';
 
 const SEED = 0x5eed_f10e;
 const COUNT = 3000;
 const LIMIT_MS = 250;
 
-/** mulberry32: a small seeded PRNG */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** a small seeded PRNG (the one the fuzzing model and the chaos suite use) */
+const rng = mulberry32;
 
 const VERBS = [...EPHEMERAL_VERBS, 'env', 'rm', 'xargs', 'bash', 'ping', 'top', 'sleep', 'tee'];
 const PIECES = [
