@@ -76,14 +76,11 @@ export function afterAttempt(o: AttemptOutcome, s: LoopState, f: Facts): Next {
   // heard: the same session goes on with them, exactly as at a boundary
   if (o.ok) {
     if (f.request === null || !f.session || s.heard >= MAX_HUMAN_INTERRUPTS) return { kind: 'done' };
-    const prompt = f.request.remark ? `${f.request.remark}\n\n${INTERRUPT_NOTE[f.lang]}` : RESUME_PROMPT[f.lang];
-    return { kind: 'listen', remark: f.request.remark, state: { ...resumed(s, f.session, prompt), heard: s.heard + 1 } };
+    return listen(s, f.session, f.request.remark, f.lang);
   }
   if (o.interrupted === 'human' && s.heard < MAX_HUMAN_INTERRUPTS) {
-    const remark = f.request?.remark ?? '';
     if (!f.session) return { kind: 'stop', why: null, took: true };
-    const prompt = remark ? `${remark}\n\n${INTERRUPT_NOTE[f.lang]}` : RESUME_PROMPT[f.lang];
-    return { kind: 'listen', remark, state: { ...resumed(s, f.session, prompt), heard: s.heard + 1 } };
+    return listen(s, f.session, f.request?.remark ?? '', f.lang);
   }
   if (f.route) return { kind: 'hand-off', route: f.route };
   const failed = s.failed + 1;
@@ -113,6 +110,12 @@ export function retryFrom(s: LoopState, f: { session: string | null; stored: boo
   if (f.session && f.stored) return { kind: 'resume', state: resumed(s, f.session, RESUME_PROMPT[f.lang]) };
   if (!s.resume) return { kind: 'fresh', state: { ...s, prompt: f.task } };
   return { kind: 'again', state: s };
+}
+
+/** The same session goes on with the person's words and the note (or, with none, the plain resume prompt). */
+function listen(s: LoopState, session: string, remark: string, lang: Lang): Next {
+  const prompt = remark ? `${remark}\n\n${INTERRUPT_NOTE[lang]}` : RESUME_PROMPT[lang];
+  return { kind: 'listen', remark, state: { ...resumed(s, session, prompt), heard: s.heard + 1 } };
 }
 
 function resumed(s: LoopState, session: string, prompt: string): LoopState {

@@ -49,5 +49,3 @@ export async function costSoFar(store: FlowerStore, projectKey: string, sessionI
   return 0;
 }
 
-/** A thrown error inside a step, decided in src/runtime/failure.ts (a store that failed is a `store` failure). */
-export { fromThrown as failureOfThrown } from './failure.js';

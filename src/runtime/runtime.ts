@@ -29,11 +29,11 @@ import { beginRun, forgetLocalTranscripts, privateConfigDir, privateTmpDir, remo
 import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
 import { handoffPolicy, modelMismatch, type HandoffPolicy } from './window.js';
 import { Generations, type Emit } from './handoff.js';
-import { failure } from './failure.js';
+import { failure, fromThrown } from './failure.js';
 import { runAttempts, type LoopHost } from './loop.js';
 import { Interrupts } from './interrupts.js';
 import { DEFAULT_RESILIENCE, resilienceFromEnv, type ResilienceOptions } from './resilience.js';
-import { costSoFar, failureOfThrown, newResult } from './result.js';
+import { costSoFar, newResult } from './result.js';
 import type { AgentSpec } from './spec.js';
 
 export type { FlowerStore, RunOptions, RuntimeOptions, SandboxPolicy } from './setup.js';
@@ -276,7 +276,8 @@ export class Runtime {
       result.ok = false;
       result.error = errorText(e);
       result.errors.push(result.error);
-      result.failure = failureOfThrown(e);
+      // decided in failure.ts: a store that failed is a `store` failure, a bad configuration `config`
+      result.failure = fromThrown(e);
     } finally {
       this.interrupts.end();
       result.ended_at = new Date().toISOString();
