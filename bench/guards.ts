@@ -30,7 +30,13 @@ const FINAL = 'done looking';
 
 type Variant = 'bare' | 'bare+sandbox' | 'bare+scrub' | 'flower' | 'flower-nosb' | 'bare+hooks';
 
-interface RunDirs { root: string; home: string; ws: string; runs: string; tmp: string }
+interface RunDirs {
+  root: string;
+  home: string;
+  ws: string;
+  runs: string;
+  tmp: string;
+}
 
 function dirs(): RunDirs {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-bench-guards-'));
@@ -42,8 +48,13 @@ function dirs(): RunDirs {
 
 function baseEnv(d: RunDirs, url: string): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? '', HOME: d.home, XDG_CONFIG_HOME: path.join(d.home, '.config'),
-    ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-test', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0',
+    PATH: process.env.PATH ?? '',
+    HOME: d.home,
+    XDG_CONFIG_HOME: path.join(d.home, '.config'),
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: 'sk-test',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CLAUDE_CODE_MAX_RETRIES: '0',
   };
 }
 const FLOWER_ENV = { FLOWER_CLI_RETRIES: '0', FLOWER_WATCHDOG: '120', FLOWER_LANG: 'en' };
@@ -67,7 +78,10 @@ function script(ws: string): SimScriptItem[] {
 function withTimeout<T>(what: string, p: Promise<T>, onTimeout: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const t = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => { onTimeout(); reject(new Error(`${what} took over ${RUN_TIMEOUT_MS / 1000} s`)); }, RUN_TIMEOUT_MS);
+    timer = setTimeout(() => {
+      onTimeout();
+      reject(new Error(`${what} took over ${RUN_TIMEOUT_MS / 1000} s`));
+    }, RUN_TIMEOUT_MS);
   });
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
@@ -84,10 +98,21 @@ async function bare(d: RunDirs, url: string, o: { sandbox?: boolean; hooks?: boo
   if (o.scrub) env.CLAUDE_CODE_SUBPROCESS_ENV_SCRUB = '1';
   fs.mkdirSync(env.CLAUDE_CONFIG_DIR!, { recursive: true });
   // the same floor flower builds (runtime/floor.ts): like for like, the guards' cost is what remains
-  const floor = o.sandbox || o.scrub ? new Floor({
-    layout: RunLayout.of({ cwd: d.ws, workspace: d.ws, runDir: d.runs }), resolved: resolveEnv(env, d.ws), tmpDir: d.tmp, configDir: env.CLAUDE_CONFIG_DIR!,
-    allowWrite: [], passEnv: [], allowRead: [], denyRead: [], protect: [], warn: () => {},
-  }) : undefined;
+  const floor =
+    o.sandbox || o.scrub
+      ? new Floor({
+          layout: RunLayout.of({ cwd: d.ws, workspace: d.ws, runDir: d.runs }),
+          resolved: resolveEnv(env, d.ws),
+          tmpDir: d.tmp,
+          configDir: env.CLAUDE_CONFIG_DIR!,
+          allowWrite: [],
+          passEnv: [],
+          allowRead: [],
+          denyRead: [],
+          protect: [],
+          warn: () => {},
+        })
+      : undefined;
   const sandbox = o.sandbox ? floor!.sandbox({ floor: 'workspace', net: 'on', nested: false }) : undefined;
   if (floor) env.CLAUDE_ENV_FILE = floor.scrubFile;
   const run = async () => {
@@ -95,8 +120,15 @@ async function bare(d: RunDirs, url: string, o: { sandbox?: boolean; hooks?: boo
     for await (const m of query({
       prompt: PROMPT,
       options: {
-        cwd: d.ws, env, allowedTools: TOOLS, settingSources: [], systemPrompt: { type: 'preset', preset: 'claude_code' }, abortController,
-        ...(sandbox ? { sandbox } : {}), ...(floor ? { settings: floor.settings() } : {}), ...(o.hooks ? { hooks: noopHooks } : {}),
+        cwd: d.ws,
+        env,
+        allowedTools: TOOLS,
+        settingSources: [],
+        systemPrompt: { type: 'preset', preset: 'claude_code' },
+        abortController,
+        ...(sandbox ? { sandbox } : {}),
+        ...(floor ? { settings: floor.settings() } : {}),
+        ...(o.hooks ? { hooks: noopHooks } : {}),
       },
     })) {
       if (m.type === 'result') final = m.subtype === 'success' ? m.result : `error: ${m.subtype}`;
@@ -109,7 +141,11 @@ async function bare(d: RunDirs, url: string, o: { sandbox?: boolean; hooks?: boo
 async function flower(d: RunDirs, url: string, sandbox: boolean): Promise<string> {
   const spec = new AgentSpec({ name: 'looker', allowedTools: TOOLS, workbench: false });
   const rt = new Runtime({
-    workspace: d.ws, runDir: d.runs, env: { ...baseEnv(d, url), ...FLOWER_ENV }, workbench: true, onWarning: () => {},
+    workspace: d.ws,
+    runDir: d.runs,
+    env: { ...baseEnv(d, url), ...FLOWER_ENV },
+    workbench: true,
+    onWarning: () => {},
     ...(sandbox ? {} : { sandbox: false as const }),
   });
   try {
@@ -125,11 +161,11 @@ async function flower(d: RunDirs, url: string, sandbox: boolean): Promise<string
 }
 
 const RUNNERS: Record<Variant, (d: RunDirs, url: string) => Promise<string>> = {
-  'bare': (d, u) => bare(d, u),
+  bare: (d, u) => bare(d, u),
   'bare+hooks': (d, u) => bare(d, u, { hooks: true }),
   'bare+sandbox': (d, u) => bare(d, u, { sandbox: true }),
   'bare+scrub': (d, u) => bare(d, u, { scrub: true }),
-  'flower': (d, u) => flower(d, u, true),
+  flower: (d, u) => flower(d, u, true),
   'flower-nosb': (d, u) => flower(d, u, false),
 };
 
@@ -175,16 +211,46 @@ export async function main(o: { runs?: number; log?: (line: string) => void } = 
   log(`hook round trips alone (no-op Pre+Post on every tool): ${perCall('bare+hooks', 'bare')}`);
   log(`sandbox alone: ${perCall('bare+sandbox', 'bare')}; env scrub alone: ${perCall('bare+scrub', 'bare')}`);
   return [
-    { measure: `${TURNS}-turn session, guards (flower, sandbox on)`, baseline: `${fmtMs(m('bare+sandbox'))} bare+sandbox`, flower: fmtMs(m('flower')),
-      ratio: fmtRatio(paired('flower', 'bare+sandbox')), goal: `≤ ${GOAL}x`, met: paired('flower', 'bare+sandbox') <= GOAL },
-    { measure: `${TURNS}-turn session, guards (flower, --no-sandbox)`, baseline: `${fmtMs(m('bare+scrub'))} bare+scrub`, flower: fmtMs(m('flower-nosb')),
-      ratio: fmtRatio(paired('flower-nosb', 'bare+scrub')), goal: `≤ ${GOAL}x`, met: paired('flower-nosb', 'bare+scrub') <= GOAL },
-    { measure: `${TURNS}-turn session, the env scrub itself`, baseline: `${fmtMs(m('bare'))} bare`, flower: fmtMs(m('bare+scrub')),
-      ratio: fmtRatio(paired('bare+scrub', 'bare')), goal: '(report)', met: null },
-    { measure: `${TURNS}-turn session, the sandbox itself`, baseline: `${fmtMs(m('bare'))} bare`, flower: fmtMs(m('bare+sandbox')),
-      ratio: fmtRatio(paired('bare+sandbox', 'bare')), goal: '(report)', met: null },
-    { measure: `${TURNS}-turn session, no-op hooks on every tool`, baseline: `${fmtMs(m('bare'))} bare`, flower: fmtMs(m('bare+hooks')),
-      ratio: fmtRatio(paired('bare+hooks', 'bare')), goal: '(info)', met: null },
+    {
+      measure: `${TURNS}-turn session, guards (flower, sandbox on)`,
+      baseline: `${fmtMs(m('bare+sandbox'))} bare+sandbox`,
+      flower: fmtMs(m('flower')),
+      ratio: fmtRatio(paired('flower', 'bare+sandbox')),
+      goal: `≤ ${GOAL}x`,
+      met: paired('flower', 'bare+sandbox') <= GOAL,
+    },
+    {
+      measure: `${TURNS}-turn session, guards (flower, --no-sandbox)`,
+      baseline: `${fmtMs(m('bare+scrub'))} bare+scrub`,
+      flower: fmtMs(m('flower-nosb')),
+      ratio: fmtRatio(paired('flower-nosb', 'bare+scrub')),
+      goal: `≤ ${GOAL}x`,
+      met: paired('flower-nosb', 'bare+scrub') <= GOAL,
+    },
+    {
+      measure: `${TURNS}-turn session, the env scrub itself`,
+      baseline: `${fmtMs(m('bare'))} bare`,
+      flower: fmtMs(m('bare+scrub')),
+      ratio: fmtRatio(paired('bare+scrub', 'bare')),
+      goal: '(report)',
+      met: null,
+    },
+    {
+      measure: `${TURNS}-turn session, the sandbox itself`,
+      baseline: `${fmtMs(m('bare'))} bare`,
+      flower: fmtMs(m('bare+sandbox')),
+      ratio: fmtRatio(paired('bare+sandbox', 'bare')),
+      goal: '(report)',
+      met: null,
+    },
+    {
+      measure: `${TURNS}-turn session, no-op hooks on every tool`,
+      baseline: `${fmtMs(m('bare'))} bare`,
+      flower: fmtMs(m('bare+hooks')),
+      ratio: fmtRatio(paired('bare+hooks', 'bare')),
+      goal: '(info)',
+      met: null,
+    },
   ];
 }
 

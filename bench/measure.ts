@@ -36,13 +36,16 @@ export function table(rows: readonly BenchRow[]): string {
   const head = ['measure', 'baseline', 'flower', 'ratio', 'goal', 'met?'];
   const cells = rows.map((r) => [r.measure, r.baseline, r.flower, r.ratio, r.goal, r.met === null ? '—' : r.met ? 'yes' : 'NO']);
   const width = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((x, i) => x.padEnd(width[i]!)).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((x, i) => x.padEnd(width[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(width.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
 
 /** True when the module at `metaUrl` is the script node was started with (not imported by run.ts). */
-export const isMain = (metaUrl: string): boolean =>
-  process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(metaUrl);
+export const isMain = (metaUrl: string): boolean => process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(metaUrl);
 
 /** The positional argument `i` as a positive integer, or `fallback`. */
 export function argInt(i: number, fallback: number): number {

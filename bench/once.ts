@@ -30,7 +30,12 @@ export interface OnceBenchOptions {
   log?: (line: string) => void;
 }
 
-interface RunDirs { root: string; home: string; ws: string; runs: string }
+interface RunDirs {
+  root: string;
+  home: string;
+  ws: string;
+  runs: string;
+}
 
 function dirs(): RunDirs {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-bench-once-'));
@@ -109,7 +114,9 @@ async function inProcess(d: RunDirs, url: string): Promise<string> {
 
 async function cli(d: RunDirs, url: string): Promise<string> {
   const child = spawn(process.execPath, [BIN, 'once', PROMPT, '-t', 'Bash', '-w', d.ws, '-r', d.runs], {
-    cwd: d.root, env: { ...baseEnv(d, url), ...FLOWER_ENV }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: d.root,
+    env: { ...baseEnv(d, url), ...FLOWER_ENV },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
@@ -132,8 +139,10 @@ async function once(sim: Sim, v: Variant): Promise<{ wall: number; cpu: number }
     const c = process.cpuUsage(c0);
     const calls = sim.messageRequests().length;
     if (t.value !== FINAL || calls !== CALLS || sim.pending().length || sim.unexpected().length) {
-      throw new Error(`${v}: expected ${CALLS} model calls ending in "${FINAL}", got ${calls} calls, ${sim.pending().length} items left, ` +
-        `${sim.unexpected().length} unexpected, final: ${t.value}`);
+      throw new Error(
+        `${v}: expected ${CALLS} model calls ending in "${FINAL}", got ${calls} calls, ${sim.pending().length} items left, ` +
+          `${sim.unexpected().length} unexpected, final: ${t.value}`,
+      );
     }
     return { wall: t.ms, cpu: (c.user + c.system) / 1000 };
   } finally {
@@ -173,20 +182,44 @@ export async function main(o: OnceBenchOptions = {}): Promise<BenchRow[]> {
   const paired = (v: Variant) => fmtRatio(median(times[v].map((t, i) => t / times.bare[i]!)));
   const best = (v: Variant) => Math.min(...times[v]);
   log(`bare query()            median ${fmtMs(base)}  best ${fmtMs(best('bare'))}  (runs: ${times.bare.map(Math.round).join(', ')})`);
-  log(`Runtime.run() in-proc   median ${fmtMs(rt)}  ratio ${fmtRatio(rt / base)} (per-round ${paired('runtime')})  best ${fmtMs(best('runtime'))} ${fmtRatio(best('runtime') / best('bare'))}  (runs: ${times.runtime.map(Math.round).join(', ')})`);
-  log(`flower once (process)   median ${fmtMs(c)}  ratio ${fmtRatio(c / base)} (per-round ${paired('cli')})  best ${fmtMs(best('cli'))} ${fmtRatio(best('cli') / best('bare'))}  (runs: ${times.cli.map(Math.round).join(', ')})`);
+  log(
+    `Runtime.run() in-proc   median ${fmtMs(rt)}  ratio ${fmtRatio(rt / base)} (per-round ${paired('runtime')})  best ${fmtMs(best('runtime'))} ${fmtRatio(best('runtime') / best('bare'))}  (runs: ${times.runtime.map(Math.round).join(', ')})`,
+  );
+  log(
+    `flower once (process)   median ${fmtMs(c)}  ratio ${fmtRatio(c / base)} (per-round ${paired('cli')})  best ${fmtMs(best('cli'))} ${fmtRatio(best('cli') / best('bare'))}  (runs: ${times.cli.map(Math.round).join(', ')})`,
+  );
   // CPU of this process barely depends on what else the machine runs: the runtime's own work (store
   // appends, event handling) shows here even when wall-time noise hides it
   const cpuBare = median(cpu.bare);
   const cpuRt = median(cpu.runtime);
-  log(`CPU of this process     bare ${fmtMs(cpuBare)}, runtime ${fmtMs(cpuRt)} (+${fmtMs(cpuRt - cpuBare)} per session, ${fmtRatio(cpuRt / cpuBare)}; includes the sim)`);
+  log(
+    `CPU of this process     bare ${fmtMs(cpuBare)}, runtime ${fmtMs(cpuRt)} (+${fmtMs(cpuRt - cpuBare)} per session, ${fmtRatio(cpuRt / cpuBare)}; includes the sim)`,
+  );
   return [
-    { measure: `${CALLS}-call session, Runtime.run()`, baseline: `${fmtMs(base)} bare`, flower: fmtMs(rt), ratio: fmtRatio(rt / base),
-      goal: `≤ ${GOAL}x`, met: rt / base <= GOAL },
-    { measure: `${CALLS}-call session, flower once CLI`, baseline: `${fmtMs(base)} bare`, flower: fmtMs(c), ratio: fmtRatio(c / base),
-      goal: '(report)', met: null },
-    { measure: `${CALLS}-call session, parent CPU, runtime`, baseline: `${fmtMs(cpuBare)} bare`, flower: fmtMs(cpuRt), ratio: fmtRatio(cpuRt / cpuBare),
-      goal: '(info)', met: null },
+    {
+      measure: `${CALLS}-call session, Runtime.run()`,
+      baseline: `${fmtMs(base)} bare`,
+      flower: fmtMs(rt),
+      ratio: fmtRatio(rt / base),
+      goal: `≤ ${GOAL}x`,
+      met: rt / base <= GOAL,
+    },
+    {
+      measure: `${CALLS}-call session, flower once CLI`,
+      baseline: `${fmtMs(base)} bare`,
+      flower: fmtMs(c),
+      ratio: fmtRatio(c / base),
+      goal: '(report)',
+      met: null,
+    },
+    {
+      measure: `${CALLS}-call session, parent CPU, runtime`,
+      baseline: `${fmtMs(cpuBare)} bare`,
+      flower: fmtMs(cpuRt),
+      ratio: fmtRatio(cpuRt / cpuBare),
+      goal: '(info)',
+      met: null,
+    },
   ];
 }
 

@@ -11,7 +11,11 @@ import { main as viewsBench } from './views.js';
 import { main as wakeBench } from './wake.js';
 import { table, type BenchRow } from './measure.js';
 
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(', ');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ');
 const t0 = Date.now();
 console.log(`node ${process.version}, ${os.cpus().length} cpus (${os.cpus()[0]?.model ?? '?'}), load average ${load()}`);
 

@@ -28,7 +28,9 @@ export async function main(o: StoreBenchOptions = {}): Promise<BenchRow[]> {
   const { entries } = makeTranscript(N);
   const jsonl = entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
   const sizes = entries.map((e) => JSON.stringify(e).length);
-  log(`entries: ${N}, JSONL ${(jsonl.length / 1e6).toFixed(1)} MB, entry size ${Math.min(...sizes)}–${Math.max(...sizes)} B (avg ${Math.round(jsonl.length / N)})`);
+  log(
+    `entries: ${N}, JSONL ${(jsonl.length / 1e6).toFixed(1)} MB, entry size ${Math.min(...sizes)}–${Math.max(...sizes)} B (avg ${Math.round(jsonl.length / N)})`,
+  );
 
   const dir = mkdtempSync(join(tmpdir(), 'flower-bench-store-'));
   try {
@@ -61,8 +63,7 @@ export async function main(o: StoreBenchOptions = {}): Promise<BenchRow[]> {
     try {
       const sk = storeKeyOf(KEY);
       const pluck = raw.prepare<[string], string>('SELECT payload FROM entries WHERE store_key = ? ORDER BY seq').pluck();
-      const concat = raw.prepare<[string], string>(
-        "SELECT '[' || group_concat(payload, ',' ORDER BY seq) || ']' FROM entries WHERE store_key = ?").pluck();
+      const concat = raw.prepare<[string], string>("SELECT '[' || group_concat(payload, ',' ORDER BY seq) || ']' FROM entries WHERE store_key = ?").pluck();
 
       const BASE = 'jsonl: readFileSync + JSON.parse per line';
       const SHIPPED = 'store.load() [shipped]';
@@ -70,7 +71,11 @@ export async function main(o: StoreBenchOptions = {}): Promise<BenchRow[]> {
         [BASE]: () => {
           const lines = readFileSync(jsonlPath, 'utf8').split('\n');
           let c = 0;
-          for (const l of lines) if (l) { JSON.parse(l); c++; }
+          for (const l of lines)
+            if (l) {
+              JSON.parse(l);
+              c++;
+            }
           return c;
         },
         [SHIPPED]: () => store.loadSync(KEY)!.length,
@@ -95,17 +100,31 @@ export async function main(o: StoreBenchOptions = {}): Promise<BenchRow[]> {
       const baseBest = Math.min(...times[BASE]!);
       for (const [name, ts] of Object.entries(times)) {
         const best = Math.min(...ts);
-        log(`${name.padEnd(44)} median ${median(ts).toFixed(0)} ms  ratio ${(median(ts) / base).toFixed(2)}x | best ${best.toFixed(0)} ms  ratio ${(best / baseBest).toFixed(2)}x`);
+        log(
+          `${name.padEnd(44)} median ${median(ts).toFixed(0)} ms  ratio ${(median(ts) / base).toFixed(2)}x | best ${best.toFixed(0)} ms  ratio ${(best / baseBest).toFixed(2)}x`,
+        );
       }
       const loaded = store.loadSync(KEY)!;
       if (JSON.stringify(loaded) !== JSON.stringify(entries)) throw new Error('load() did not return what was appended');
       const load = median(times[SHIPPED]!);
       return [
-        { measure: `store append, batches of ${BATCH} (entries/s)`, baseline: '—', flower: `${Math.round(append)}/s`, ratio: '—',
-          goal: `≥ ${APPEND_GOAL / 1000}k/s`, met: append >= APPEND_GOAL },
+        {
+          measure: `store append, batches of ${BATCH} (entries/s)`,
+          baseline: '—',
+          flower: `${Math.round(append)}/s`,
+          ratio: '—',
+          goal: `≥ ${APPEND_GOAL / 1000}k/s`,
+          met: append >= APPEND_GOAL,
+        },
         { measure: 'store append, 1 per call (eager)', baseline: '—', flower: `${Math.round(eager)}/s`, ratio: '—', goal: '(info)', met: null },
-        { measure: `store load, ${N / 1000}k entries`, baseline: `${fmtMs(base)} jsonl`, flower: fmtMs(load), ratio: fmtRatio(load / base),
-          goal: `≤ ${LOAD_GOAL}x`, met: load / base <= LOAD_GOAL },
+        {
+          measure: `store load, ${N / 1000}k entries`,
+          baseline: `${fmtMs(base)} jsonl`,
+          flower: fmtMs(load),
+          ratio: fmtRatio(load / base),
+          goal: `≤ ${LOAD_GOAL}x`,
+          met: load / base <= LOAD_GOAL,
+        },
       ];
     } finally {
       raw.close();

@@ -51,8 +51,15 @@ export function makeTranscript(n: number, opts: TranscriptOptions = {}): Transcr
   const hex = (k: number) => Array.from({ length: k }, () => Math.floor(rnd() * 16).toString(16)).join('');
   const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
   const common = (parentUuid: string | null) => ({
-    parentUuid, isSidechain: false, userType: 'external', entrypoint: 'sdk-ts', cwd: '/home/me/proj', sessionId: SID,
-    version: '2.1.332', gitBranch: 'main', timestamp: new Date(1_780_000_000_000 + Math.floor(rnd() * 1e9)).toISOString(),
+    parentUuid,
+    isSidechain: false,
+    userType: 'external',
+    entrypoint: 'sdk-ts',
+    cwd: '/home/me/proj',
+    sessionId: SID,
+    version: '2.1.332',
+    gitBranch: 'main',
+    timestamp: new Date(1_780_000_000_000 + Math.floor(rnd() * 1e9)).toISOString(),
   });
 
   const cycles = Math.ceil(n / 10);
@@ -70,23 +77,60 @@ export function makeTranscript(n: number, opts: TranscriptOptions = {}): Transcr
     const c = Math.floor(out.length / 10);
     const id = uuid();
     if (k === 0) {
-      out.push({ ...common(parent), type: 'user', uuid: id, promptId: uuid(), permissionMode: 'default', promptSource: 'sdk',
-        message: { role: 'user', content: [{ type: 'text', text: text(40 + Math.floor(rnd() * 150)) }] } });
+      out.push({
+        ...common(parent),
+        type: 'user',
+        uuid: id,
+        promptId: uuid(),
+        permissionMode: 'default',
+        promptSource: 'sdk',
+        message: { role: 'user', content: [{ type: 'text', text: text(40 + Math.floor(rnd() * 150)) }] },
+      });
     } else if (k === 6 && apiErrorCycle(c)) {
-      out.push({ ...common(parent), type: 'system', subtype: 'api_error', level: 'error', uuid: id,
+      out.push({
+        ...common(parent),
+        type: 'system',
+        subtype: 'api_error',
+        level: 'error',
+        uuid: id,
         error: { message: '500 {"type":"error","error":{"type":"api_error","message":"overloaded"}}', status: 500, formatted: '500 overloaded' },
-        retryInMs: 530, retryAttempt: 1, maxRetries: 1, source: 'request_retry' });
+        retryInMs: 530,
+        retryAttempt: 1,
+        maxRetries: 1,
+        source: 'request_retry',
+      });
     } else if (k === 1 || k === 6) {
-      out.push({ ...common(parent), type: 'attachment', uuid: id,
+      out.push({
+        ...common(parent),
+        type: 'attachment',
+        uuid: id,
         attachment: { type: 'total_tokens_reminder', tokens: Math.floor(rnd() * 1e5) },
-        rendered: [{ content: `<system-reminder>${text(30 + Math.floor(rnd() * 60))}</system-reminder>` }], renderedRole: 'user' });
+        rendered: [{ content: `<system-reminder>${text(30 + Math.floor(rnd() * 60))}</system-reminder>` }],
+        renderedRole: 'user',
+      });
     } else if (k === 7 && apiErrorCycle(c)) {
       targets.apiErrors++;
-      out.push({ ...common(parent), type: 'assistant', uuid: id, requestId: `req_${hex(24)}`, error: 'server_error',
-        isApiErrorMessage: true, apiErrorStatus: 500, apiErrorType: 'api_error', madeBy: 'model',
-        message: { id: uuid(), type: 'message', role: 'assistant', model: '<synthetic>', stop_reason: 'stop_sequence', stop_sequence: '',
+      out.push({
+        ...common(parent),
+        type: 'assistant',
+        uuid: id,
+        requestId: `req_${hex(24)}`,
+        error: 'server_error',
+        isApiErrorMessage: true,
+        apiErrorStatus: 500,
+        apiErrorType: 'api_error',
+        madeBy: 'model',
+        message: {
+          id: uuid(),
+          type: 'message',
+          role: 'assistant',
+          model: '<synthetic>',
+          stop_reason: 'stop_sequence',
+          stop_sequence: '',
           content: [{ type: 'text', text: 'API Error: 500 overloaded. This is a server-side issue, usually temporary — try again in a moment.' }],
-          usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } });
+          usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        },
+      });
     } else if (k === 2 || k === 4 || k === 7) {
       const tool = k !== 7;
       let command = text(8);
@@ -97,30 +141,56 @@ export function makeTranscript(n: number, opts: TranscriptOptions = {}): Transcr
         else if (kind === 'glance' || (kind === 'large' && r < 0.01)) command = GLANCES[Math.floor(rnd() * GLANCES.length)]!;
         pending = { id: `toolu_${hex(24)}`, kind };
       }
-      out.push({ ...common(parent), type: 'assistant', uuid: id, requestId: `req_${hex(24)}`, apiBlockIndex: 0,
-        promptCacheRequested: '5m', madeBy: 'model',
-        message: { id: `msg_${hex(24)}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5',
+      out.push({
+        ...common(parent),
+        type: 'assistant',
+        uuid: id,
+        requestId: `req_${hex(24)}`,
+        apiBlockIndex: 0,
+        promptCacheRequested: '5m',
+        madeBy: 'model',
+        message: {
+          id: `msg_${hex(24)}`,
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
           content: tool
             ? [{ type: 'tool_use', id: pending!.id, name: 'Bash', input: { command, description: text(6) } }]
             : [{ type: 'text', text: text(20 + Math.floor(rnd() * 120)) }],
-          stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null, usage: USAGE } });
+          stop_reason: tool ? 'tool_use' : 'end_turn',
+          stop_sequence: null,
+          usage: USAGE,
+        },
+      });
     } else if (k === 3 || k === 5) {
       const call = pending ?? { id: `toolu_${hex(24)}`, kind: 'plain' as const };
       pending = undefined;
       if (call.kind === 'denied') {
         targets.denials++;
-        out.push({ ...common(parent), type: 'user', uuid: id, sourceToolAssistantUUID: parent,
+        out.push({
+          ...common(parent),
+          type: 'user',
+          uuid: id,
+          sourceToolAssistantUUID: parent,
           message: { role: 'user', content: [{ type: 'tool_result', content: DENIED, is_error: true, tool_use_id: call.id }] },
-          toolUseResult: `Error: ${DENIED}`, toolDenialKind: 'permission-rule', holdsPersonsWords: true,
-          permissionDecision: { decision: 'reject', source: 'user_reject', reasonCode: 'unknown' } });
+          toolUseResult: `Error: ${DENIED}`,
+          toolDenialKind: 'permission-rule',
+          holdsPersonsWords: true,
+          permissionDecision: { decision: 'reject', source: 'user_reject', reasonCode: 'unknown' },
+        });
       } else {
         if (call.kind === 'glance') targets.glances++;
         if (call.kind === 'large') targets.large++;
         const body = call.kind === 'large' ? text(400 + Math.floor(rnd() * 600)) : text(40 + Math.floor(rnd() * 180));
-        out.push({ ...common(parent), type: 'user', uuid: id, sourceToolAssistantUUID: parent,
+        out.push({
+          ...common(parent),
+          type: 'user',
+          uuid: id,
+          sourceToolAssistantUUID: parent,
           message: { role: 'user', content: [{ tool_use_id: call.id, type: 'tool_result', content: body, is_error: false }] },
           toolUseResult: { stdout: body, stderr: '', interrupted: false, isImage: false },
-          permissionDecision: { decision: 'accept', source: 'config', reasonType: 'rule', ruleSource: 'cliArg' } });
+          permissionDecision: { decision: 'accept', source: 'config', reasonType: 'rule', ruleSource: 'cliArg' },
+        });
       }
     } else if (k === 8) {
       out.push({ type: 'last-prompt', lastPrompt: text(12), leafUuid: parent, sessionId: SID });

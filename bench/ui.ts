@@ -27,10 +27,29 @@ export async function main(o: { entries?: number; runs?: number; log?: (l: strin
     const store = new SqliteSessionStore(db);
     const { entries } = makeTranscript(N);
     for (let i = 0; i < entries.length; i += 5000) store.appendSync(KEY, entries.slice(i, i + 5000));
-    const calls = new Set(entries.filter((e) => e.type === 'assistant' && (e as { message?: { model?: string } }).message?.model !== '<synthetic>')
-      .map((e) => (e as unknown as { message: { id: string } }).message.id)).size;
-    const row = { run: '20260101-000000-abcdef', step: '干活', session_id: KEY.sessionId, ok: true, cost_usd: 12.5, num_turns: calls, text: 'done', error: null,
-      started_at: '2000-01-01T00:00:00.000Z', ended_at: '2100-01-01T00:00:00.000Z', attempts: 1, errors: [], resumed: false, retired: [], context: 0, duration_s: 1 };
+    const calls = new Set(
+      entries
+        .filter((e) => e.type === 'assistant' && (e as { message?: { model?: string } }).message?.model !== '<synthetic>')
+        .map((e) => (e as unknown as { message: { id: string } }).message.id),
+    ).size;
+    const row = {
+      run: '20260101-000000-abcdef',
+      step: '干活',
+      session_id: KEY.sessionId,
+      ok: true,
+      cost_usd: 12.5,
+      num_turns: calls,
+      text: 'done',
+      error: null,
+      started_at: '2000-01-01T00:00:00.000Z',
+      ended_at: '2100-01-01T00:00:00.000Z',
+      attempts: 1,
+      errors: [],
+      resumed: false,
+      retired: [],
+      context: 0,
+      duration_s: 1,
+    };
     fs.writeFileSync(path.join(runs, 'manifest.json'), JSON.stringify([row]));
     fs.writeFileSync(path.join(runs, 'lineage.json'), JSON.stringify({ workspace: dir, woke: 1, steps: { 干活: KEY.sessionId } }));
     const loads: number[] = [];
@@ -63,7 +82,9 @@ export async function main(o: { entries?: number; runs?: number; log?: (l: strin
         sessionCpu.push(s.cpu);
         (app.source as FileSource).close();
       }
-      log(`${label}: landing ${landing.map(fmtMs).join(', ')}; session page ${session.map(fmtMs).join(', ')}; landing again (cached reads) ${warm.map(fmtMs).join(', ')}`);
+      log(
+        `${label}: landing ${landing.map(fmtMs).join(', ')}; session page ${session.map(fmtMs).join(', ')}; landing again (cached reads) ${warm.map(fmtMs).join(', ')}`,
+      );
       return { landing: median(landing), session: median(session), landingCpu: median(landingCpu), sessionCpu: median(sessionCpu) };
     };
     // live: the writer keeps the db open (and its -wal file exists)
@@ -73,12 +94,18 @@ export async function main(o: { entries?: number; runs?: number; log?: (l: strin
     const load = median(loads);
     log(`entries: ${N}; model calls on the curve: ${calls}; SqliteSessionStore.loadSync(): ${fmtMs(load)}`);
     const rowFor = (what: string, t: number, c: number): BenchRow => ({
-      measure: `ui ${what} (${N / 1000}k entries)`, baseline: `loadSync ${fmtMs(load)}`, flower: `${fmtMs(t)} (cpu ${fmtMs(c)})`, ratio: fmtRatio(t / load),
-      goal: `< ${fmtMs(GOAL_MS)}`, met: t < GOAL_MS,
+      measure: `ui ${what} (${N / 1000}k entries)`,
+      baseline: `loadSync ${fmtMs(load)}`,
+      flower: `${fmtMs(t)} (cpu ${fmtMs(c)})`,
+      ratio: fmtRatio(t / load),
+      goal: `< ${fmtMs(GOAL_MS)}`,
+      met: t < GOAL_MS,
     });
     return [
-      rowFor('landing, finished run', done.landing, done.landingCpu), rowFor('landing, live run', live.landing, live.landingCpu),
-      rowFor('session page, finished run', done.session, done.sessionCpu), rowFor('session page, live run', live.session, live.sessionCpu),
+      rowFor('landing, finished run', done.landing, done.landingCpu),
+      rowFor('landing, live run', live.landing, live.landingCpu),
+      rowFor('session page, finished run', done.session, done.sessionCpu),
+      rowFor('session page, live run', live.session, live.sessionCpu),
     ];
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

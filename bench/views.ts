@@ -21,9 +21,9 @@ export interface ViewsBenchOptions {
 /** A bench that measures nothing is worse than none: every view must have had something to do. */
 function checkReport(r: ViewReport | undefined, targets: ReturnType<typeof makeTranscript>['targets']): ViewReport {
   if (!r) throw new Error('ViewedStore.load() left no report');
-  const idle = [
-    r.expired === 0 && 'expire', r.trimmed === 0 && 'trim', r.denials === 0 && 'prune (denials)', r.apiErrors === 0 && 'prune (api errors)',
-  ].filter(Boolean);
+  const idle = [r.expired === 0 && 'expire', r.trimmed === 0 && 'trim', r.denials === 0 && 'prune (denials)', r.apiErrors === 0 && 'prune (api errors)'].filter(
+    Boolean,
+  );
   if (idle.length) throw new Error(`views that did nothing: ${idle.join(', ')} (transcript targets: ${JSON.stringify(targets)})`);
   return r;
 }
@@ -33,7 +33,9 @@ export async function main(o: ViewsBenchOptions = {}): Promise<BenchRow[]> {
   const RUNS = Math.max(5, o.runs ?? 7);
   const log = o.log ?? console.log;
   const { entries, targets } = makeTranscript(N, { views: true });
-  log(`entries: ${N}; view targets: ${targets.glances} planted glance results (random \`test …\`/\`file …\` commands are read-only too), ${targets.large} results > 2000 chars, ${targets.denials} denials, ${targets.apiErrors} api errors`);
+  log(
+    `entries: ${N}; view targets: ${targets.glances} planted glance results (random \`test …\`/\`file …\` commands are read-only too), ${targets.large} results > 2000 chars, ${targets.denials} denials, ${targets.apiErrors} api errors`,
+  );
 
   const dir = mkdtempSync(join(tmpdir(), 'flower-bench-views-'));
   const sqlite = new SqliteSessionStore(join(dir, 'sessions.db'));
@@ -88,13 +90,27 @@ export async function main(o: ViewsBenchOptions = {}): Promise<BenchRow[]> {
     log(`plain SqliteSessionStore.load()          median ${fmtMs(base)}  (runs: ${plain.map(Math.round).join(', ')})`);
     log(`ViewedStore.load(), spill files written  median ${fmtMs(c)}  ratio ${fmtRatio(c / base)}  (runs: ${cold.map(Math.round).join(', ')})`);
     log(`ViewedStore.load(), spill files present  median ${fmtMs(w)}  ratio ${fmtRatio(w / base)}  (runs: ${warmed.map(Math.round).join(', ')})`);
-    log(`views() alone, in memory, no-op spill    median ${fmtMs(median(compute))}  ratio ${fmtRatio(median(compute) / base)}` +
-      ` — so writing ${report!.trimmed} spill files (fsync each) costs ≈ ${fmtMs(c - w)} on a first resume`);
+    log(
+      `views() alone, in memory, no-op spill    median ${fmtMs(median(compute))}  ratio ${fmtRatio(median(compute) / base)}` +
+        ` — so writing ${report!.trimmed} spill files (fsync each) costs ≈ ${fmtMs(c - w)} on a first resume`,
+    );
     return [
-      { measure: `views load, ${N / 1000}k, first resume`, baseline: `${fmtMs(base)} plain`, flower: fmtMs(c), ratio: fmtRatio(c / base),
-        goal: `≤ ${GOAL}x`, met: c / base <= GOAL },
-      { measure: `views load, ${N / 1000}k, later resume`, baseline: `${fmtMs(base)} plain`, flower: fmtMs(w), ratio: fmtRatio(w / base),
-        goal: `≤ ${GOAL}x`, met: w / base <= GOAL },
+      {
+        measure: `views load, ${N / 1000}k, first resume`,
+        baseline: `${fmtMs(base)} plain`,
+        flower: fmtMs(c),
+        ratio: fmtRatio(c / base),
+        goal: `≤ ${GOAL}x`,
+        met: c / base <= GOAL,
+      },
+      {
+        measure: `views load, ${N / 1000}k, later resume`,
+        baseline: `${fmtMs(base)} plain`,
+        flower: fmtMs(w),
+        ratio: fmtRatio(w / base),
+        goal: `≤ ${GOAL}x`,
+        met: w / base <= GOAL,
+      },
     ];
   } finally {
     sqlite.close();

@@ -28,8 +28,13 @@ export interface WakeBenchOptions {
 
 function baseEnv(home: string, url: string): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'),
-    ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-test', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0',
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: 'sk-test',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CLAUDE_CODE_MAX_RETRIES: '0',
   };
 }
 const FLOWER_ENV = { FLOWER_CLI_RETRIES: '0', FLOWER_WATCHDOG: '120', FLOWER_LANG: 'en' };
@@ -45,7 +50,14 @@ export async function main(o: WakeBenchOptions = {}): Promise<BenchRow[]> {
   for (const d of [home, ws]) fs.mkdirSync(d, { recursive: true });
   // the first model request of a resume marks the moment; every answer is a plain text
   let hit: (() => void) | null = null;
-  const sim = await startSim({ port: 0, defaultItem: () => { hit?.(); hit = null; return { type: 'text', text: 'ok' } as SimItem; } });
+  const sim = await startSim({
+    port: 0,
+    defaultItem: () => {
+      hit?.();
+      hit = null;
+      return { type: 'text', text: 'ok' } as SimItem;
+    },
+  });
   const env = { ...baseEnv(home, sim.url), ...FLOWER_ENV };
   let costRow: BenchRow | undefined;
   const spec = new AgentSpec({ name: 'bench', instructions: '', allowedTools: ['Bash'], permissionMode: 'default' });
@@ -65,18 +77,23 @@ export async function main(o: WakeBenchOptions = {}): Promise<BenchRow[]> {
     const db = new Database(path.join(runs, 'sessions.db'));
     const pk = projectKeyFor(ws);
     const sk = `${pk}/${sid}`;
-    const entries = (db.prepare('SELECT count(*) FROM entries WHERE store_key = ?').pluck().get(sk) as number);
+    const entries = db.prepare('SELECT count(*) FROM entries WHERE store_key = ?').pluck().get(sk) as number;
     db.transaction(() => {
       for (let i = 1; i < SESSIONS; i++) {
         const other = `${pk}/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
         // the others are short (their first 20 entries): the point is a store with many sessions, not size
-        db.prepare('INSERT INTO entries(store_key, seq, uid, payload) SELECT ?, seq, uid, payload FROM entries WHERE store_key = ? AND seq < 20').run(other, sk);
+        db.prepare('INSERT INTO entries(store_key, seq, uid, payload) SELECT ?, seq, uid, payload FROM entries WHERE store_key = ? AND seq < 20').run(
+          other,
+          sk,
+        );
         db.prepare('INSERT INTO meta(store_key, mtime, next_seq) SELECT ?, mtime - 1, next_seq FROM meta WHERE store_key = ?').run(other, sk);
       }
     })();
     db.close();
     const size = fs.statSync(path.join(runs, 'sessions.db')).size;
-    log(`run dir: ${SESSIONS} sessions, the resumed one ${entries} entries, sessions.db ${(size / 1e6).toFixed(1)} MB (built in ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    log(
+      `run dir: ${SESSIONS} sessions, the resumed one ${entries} entries, sessions.db ${(size / 1e6).toFixed(1)} MB (built in ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+    );
 
     // the part of a wake item 8 changed, in-process and CPU-bound (so less at the mercy of the machine's
     // load than the spawn): the cost baseline read through the whole session (the seed, through the
@@ -97,33 +114,62 @@ export async function main(o: WakeBenchOptions = {}): Promise<BenchRow[]> {
       }
       inner.close();
       log(`cost baseline: whole session through the views ${median(full).toFixed(1)} ms (seed) vs lastCost ${median(tail).toFixed(2)} ms (now)`);
-      costRow = { measure: `cost baseline of a ${entries}-entry session`, baseline: `${median(full).toFixed(1)} ms full load`, flower: `${median(tail).toFixed(2)} ms`, ratio: fmtRatio(median(tail) / median(full)), goal: '(info)', met: null };
+      costRow = {
+        measure: `cost baseline of a ${entries}-entry session`,
+        baseline: `${median(full).toFixed(1)} ms full load`,
+        flower: `${median(tail).toFixed(2)} ms`,
+        ratio: fmtRatio(median(tail) / median(full)),
+        goal: '(info)',
+        met: null,
+      };
     }
 
     const reach = async (go: () => Promise<unknown>): Promise<number> => {
       const start = process.hrtime.bigint();
       let at = 0;
-      const seen = new Promise<void>((r) => { hit = () => { at = Number(process.hrtime.bigint() - start) / 1e6; r(); }; });
+      const seen = new Promise<void>((r) => {
+        hit = () => {
+          at = Number(process.hrtime.bigint() - start) / 1e6;
+          r();
+        };
+      });
       await Promise.all([go(), seen]);
       return at;
     };
-    const bare = () => reach(async () => {
-      const store = new SqliteSessionStore(path.join(runs, 'sessions.db'));
-      try {
-        // the same config dir flower uses in this process (parent and child must agree, docs/sdk-facts.md §0)
-        const cenv = { ...baseEnv(home, sim.url), CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude') };
-        for await (const m of query({ prompt: 'continue', options: { cwd: ws, env: cenv, resume: sid, sessionStore: store, allowedTools: ['Bash'], settingSources: [], systemPrompt: { type: 'preset', preset: 'claude_code' } } })) {
-          void m;
+    const bare = () =>
+      reach(async () => {
+        const store = new SqliteSessionStore(path.join(runs, 'sessions.db'));
+        try {
+          // the same config dir flower uses in this process (parent and child must agree, docs/sdk-facts.md §0)
+          const cenv = { ...baseEnv(home, sim.url), CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude') };
+          for await (const m of query({
+            prompt: 'continue',
+            options: {
+              cwd: ws,
+              env: cenv,
+              resume: sid,
+              sessionStore: store,
+              allowedTools: ['Bash'],
+              settingSources: [],
+              systemPrompt: { type: 'preset', preset: 'claude_code' },
+            },
+          })) {
+            void m;
+          }
+        } finally {
+          store.close();
         }
-      } finally { store.close(); }
-    });
-    const flower = () => reach(async () => {
-      const rt = new Runtime({ workspace: ws, runDir: runs, env, onWarning: () => {} });
-      try {
-        const r = await rt.run(spec, 'continue', { resume: sid });
-        if (!r.ok) throw new Error(`flower resume failed: ${r.error}`);
-      } finally { rt.close(); }
-    });
+      });
+    const flower = () =>
+      reach(async () => {
+        const rt = new Runtime({ workspace: ws, runDir: runs, env, onWarning: () => {} });
+        try {
+          const r = await rt.run(spec, 'continue', { resume: sid });
+          if (!r.ok) throw new Error(`flower resume failed: ${r.error}`);
+        } finally {
+          rt.close();
+        }
+      });
     const times = { bare: [] as number[], flower: [] as number[] };
     // round 0 warms caches and is not counted; the order alternates
     for (let r = 0; r <= RUNS; r++) {
@@ -140,11 +186,20 @@ export async function main(o: WakeBenchOptions = {}): Promise<BenchRow[]> {
     const f = median(times.flower);
     const paired = median(times.flower.map((t, i) => t / times.bare[i]!));
     log(`bare SDK resume → first model request   median ${fmtMs(b)} (runs: ${times.bare.map(Math.round).join(', ')})`);
-    log(`flower wake → first model request       median ${fmtMs(f)} ratio ${fmtRatio(f / b)} (per-round ${fmtRatio(paired)}) (runs: ${times.flower.map(Math.round).join(', ')})`);
-    return [costRow!, {
-      measure: `wake of a ${entries}-entry session among ${SESSIONS}, to the first model call`, baseline: `${fmtMs(b)} bare resume`,
-      flower: fmtMs(f), ratio: fmtRatio(f / b), goal: `≤ ${GOAL}x`, met: f / b <= GOAL,
-    }];
+    log(
+      `flower wake → first model request       median ${fmtMs(f)} ratio ${fmtRatio(f / b)} (per-round ${fmtRatio(paired)}) (runs: ${times.flower.map(Math.round).join(', ')})`,
+    );
+    return [
+      costRow!,
+      {
+        measure: `wake of a ${entries}-entry session among ${SESSIONS}, to the first model call`,
+        baseline: `${fmtMs(b)} bare resume`,
+        flower: fmtMs(f),
+        ratio: fmtRatio(f / b),
+        goal: `≤ ${GOAL}x`,
+        met: f / b <= GOAL,
+      },
+    ];
   } finally {
     await sim.close();
     fs.rmSync(root, { recursive: true, force: true });

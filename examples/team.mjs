@@ -25,10 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** What "done" means for this example; the judge checks every line and reports n/m. */
-const CHECKS = [
-  'NOTES.md exists in the workspace and is not empty',
-  'every file in the workspace (except NOTES.md and .flower/) has a line in NOTES.md',
-];
+const CHECKS = ['NOTES.md exists in the workspace and is not empty', 'every file in the workspace (except NOTES.md and .flower/) has a line in NOTES.md'];
 
 export default function team({ channel, flower, ask, workspace, runDir }) {
   const { Workflow, Step, Goal, coordinator, worker, judge, withGoal, detectLang } = flower;
@@ -49,14 +46,26 @@ export default function team({ channel, flower, ask, workspace, runDir }) {
   }
 
   const workers = {
-    researcher: worker('reads files and runs read-only commands; reports facts with paths, changes nothing', 'Only read and report what you found, with paths.', { tools: ['Read', 'Glob', 'Grep', 'Bash'], lang }),
+    researcher: worker(
+      'reads files and runs read-only commands; reports facts with paths, changes nothing',
+      'Only read and report what you found, with paths.',
+      { tools: ['Read', 'Glob', 'Grep', 'Bash'], lang },
+    ),
     writer: worker('writes and edits files from the facts it is given', 'Follow the notes-style skill for NOTES.md.', { lang, skills: ['notes-style'] }),
   };
-  const lead = coordinator('team', 'Send the researcher first; then give the writer what the researcher found. Ask the person only what you cannot find out.', workers, { channel, lang });
+  const lead = coordinator(
+    'team',
+    'Send the researcher first; then give the writer what the researcher found. Ask the person only what you cannot find out.',
+    workers,
+    { channel, lang },
+  );
 
   let build = new Step('build', lead, `Task: ${task}`);
   build = withGoal(build, judge('build·判定', { channel, canRun: true, lang }), channel, {
-    goalPath, manifestPath: path.join(runDir, 'manifest.json'), rounds: 2, lang,
+    goalPath,
+    manifestPath: path.join(runDir, 'manifest.json'),
+    rounds: 2,
+    lang,
   });
   return new Workflow([build], { name: 'team', channel });
 }

@@ -39,7 +39,10 @@ const flag = (name) => argv.includes(`--${name}`);
 const ROUNDS = Number(opt('rounds', '60'));
 const SEED = Number(opt('seed', String(Math.floor(Math.random() * 2 ** 31))));
 const JOBS = Math.max(1, Number(opt('jobs', '1')));
-const KINDS = opt('kinds', 'kill,term,hup,outage').split(',').map((s) => s.trim()).filter(Boolean);
+const KINDS = opt('kinds', 'kill,term,hup,outage')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const KEEP = flag('keep');
 const VERBOSE = flag('verbose');
 const PROC_TIMEOUT_MS = Number(opt('timeout', '240')) * 1000;
@@ -89,20 +92,39 @@ function responder(wsOf) {
         // like a model told to continue: a new prompt (a resume) → submit (again); the tool's answer → done
         if (answered(call.body, done, 'mcp__human__submit_brief')) return { type: 'text', text: 'Brief submitted.' };
         return {
-          type: 'tool_use', name: 'mcp__human__submit_brief',
-          input: { goal: 'a file result.txt that says chaos ok', acceptance: ['result.txt contains "chaos ok"'], boundaries: ['touch nothing else'], unknowns: ['none'] },
+          type: 'tool_use',
+          name: 'mcp__human__submit_brief',
+          input: {
+            goal: 'a file result.txt that says chaos ok',
+            acceptance: ['result.txt contains "chaos ok"'],
+            boundaries: ['touch nothing else'],
+            unknowns: ['none'],
+          },
         };
       case 'goal':
         if (answered(call.body, done, 'mcp__human__submit_goal')) return { type: 'text', text: 'Goal submitted.' };
-        return { type: 'tool_use', name: 'mcp__human__submit_goal', input: { statement: 'result.txt says chaos ok', checks: [{ text: 'cat result.txt prints chaos ok' }] } };
+        return {
+          type: 'tool_use',
+          name: 'mcp__human__submit_goal',
+          input: { statement: 'result.txt says chaos ok', checks: [{ text: 'cat result.txt prints chaos ok' }] },
+        };
       case 'judge': {
         if (answered(call.body, done, 'mcp__human__submit_verdict')) return { type: 'text', text: 'Verdict submitted.' };
         let content = '';
-        try { content = fs.readFileSync(path.join(ws, RESULT), 'utf8'); } catch { /* not there yet */ }
+        try {
+          content = fs.readFileSync(path.join(ws, RESULT), 'utf8');
+        } catch {
+          /* not there yet */
+        }
         const pass = content === RESULT_TEXT;
         return {
-          type: 'tool_use', name: 'mcp__human__submit_verdict',
-          input: { state: pass ? 'achieved' : 'not_yet', reason: pass ? '' : 'result.txt is missing or wrong', checks: [{ item: 'cat result.txt prints chaos ok', pass, evidence: `read ${JSON.stringify(content.slice(0, 40))}` }] },
+          type: 'tool_use',
+          name: 'mcp__human__submit_verdict',
+          input: {
+            state: pass ? 'achieved' : 'not_yet',
+            reason: pass ? '' : 'result.txt is missing or wrong',
+            checks: [{ item: 'cat result.txt prints chaos ok', pass, evidence: `read ${JSON.stringify(content.slice(0, 40))}` }],
+          },
         };
       }
       case 'worker':
@@ -113,8 +135,14 @@ function responder(wsOf) {
         // a tool result (the worker's report) → report; anything else (a new task, a resume, feedback) → delegate
         if (lastIsToolResult(call.body) && done.at(-1) === 'Agent') return { type: 'text', text: 'result.txt is written: cat result.txt prints chaos ok.' };
         return {
-          type: 'tool_use', name: 'Agent',
-          input: { description: 'write result.txt', subagent_type: 'worker', run_in_background: false, prompt: `${WORKER_MARK} write ${path.join(ws, RESULT)} containing "chaos ok", then cat it.` },
+          type: 'tool_use',
+          name: 'Agent',
+          input: {
+            description: 'write result.txt',
+            subagent_type: 'worker',
+            run_in_background: false,
+            prompt: `${WORKER_MARK} write ${path.join(ws, RESULT)} containing "chaos ok", then cat it.`,
+          },
         };
       default:
         return { type: 'text', text: 'ok' };
@@ -135,28 +163,43 @@ function envFor(dir, url) {
     FLOWER_WATCHDOG: '60',
     FLOWER_LANG: 'en',
     // an outage is waited out quickly (the defaults wait up to an hour)
-    FLOWER_BASE_DELAY: '0.2', FLOWER_MAX_DELAY: '1', FLOWER_PROBE_INTERVAL: '0.5', FLOWER_PROBE_TIMEOUT: '1', FLOWER_MAX_OFFLINE_WAIT: '120',
+    FLOWER_BASE_DELAY: '0.2',
+    FLOWER_MAX_DELAY: '1',
+    FLOWER_PROBE_INTERVAL: '0.5',
+    FLOWER_PROBE_TIMEOUT: '1',
+    FLOWER_MAX_OFFLINE_WAIT: '120',
   };
 }
 
 function startFlower(args, dir, url, log) {
   // its own process group, so a signal reaches flower and every claude child at once
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: path.join(dir, 'ws'), env: envFor(dir, url), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: path.join(dir, 'ws'),
+    env: envFor(dir, url),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
   child.stderr.setEncoding('utf8').on('data', (c) => (out += c));
   const t0 = Date.now();
   const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), PROC_TIMEOUT_MS);
-  const done = new Promise((resolve) => child.on('close', (code, signal) => {
-    clearTimeout(timer);
-    fs.appendFileSync(log, `\n$ flower ${args.join(' ')}   (exit ${code ?? signal}, ${((Date.now() - t0) / 1000).toFixed(1)} s)\n${out}`);
-    resolve({ code, signal, out, ms: Date.now() - t0 });
-  }));
+  const done = new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      fs.appendFileSync(log, `\n$ flower ${args.join(' ')}   (exit ${code ?? signal}, ${((Date.now() - t0) / 1000).toFixed(1)} s)\n${out}`);
+      resolve({ code, signal, out, ms: Date.now() - t0 });
+    }),
+  );
   return { child, done };
 }
 
 function signalGroup(child, sig) {
-  try { process.kill(-child.pid, sig); } catch { /* gone */ }
+  try {
+    process.kill(-child.pid, sig);
+  } catch {
+    /* gone */
+  }
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -173,7 +216,9 @@ function walk(dir) {
   let out = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) { if (e.name !== 'home' && e.name !== 'node_modules') out = out.concat(walk(p)); } else out.push(p);
+    if (e.isDirectory()) {
+      if (e.name !== 'home' && e.name !== 'node_modules') out = out.concat(walk(p));
+    } else out.push(p);
   }
   return out;
 }
@@ -186,8 +231,10 @@ function sessionOnDisk(runs, sid) {
     d.pragma('busy_timeout = 5000');
     // the main transcript only (`<project>/<sid>`): a worker's entries under `<sid>/subagents/…` do not
     // make a session resumable — the SDK resumes from the main chain
-    return d.prepare("select count(*) as n from entries where store_key like ?").get(`%/${sid}`).n > 0;
-  } finally { d.close(); }
+    return d.prepare('select count(*) as n from entries where store_key like ?').get(`%/${sid}`).n > 0;
+  } finally {
+    d.close();
+  }
 }
 
 function integrity(dir) {
@@ -197,7 +244,11 @@ function integrity(dir) {
     const base = path.basename(f);
     if (/\.corrupt-|\.aside-|\.kept-/.test(base) || f.split(path.sep).includes('aside')) problems.push(`kept aside: ${path.relative(dir, f)}`);
     if (f.endsWith('.json')) {
-      try { JSON.parse(fs.readFileSync(f, 'utf8')); } catch (e) { problems.push(`does not parse: ${path.relative(dir, f)} (${e.message})`); }
+      try {
+        JSON.parse(fs.readFileSync(f, 'utf8'));
+      } catch (e) {
+        problems.push(`does not parse: ${path.relative(dir, f)} (${e.message})`);
+      }
     }
   }
   const db = path.join(dir, 'ws', 'runs', 'sessions.db');
@@ -206,12 +257,20 @@ function integrity(dir) {
     try {
       const r = d.pragma('integrity_check', { simple: true });
       if (r !== 'ok') problems.push(`sessions.db integrity_check: ${r}`);
-    } finally { d.close(); }
+    } finally {
+      d.close();
+    }
   } else problems.push('no sessions.db');
   return problems;
 }
 
-const readJson = (f, dflt) => { try { return JSON.parse(fs.readFileSync(f, 'utf8')); } catch { return dflt; } };
+const readJson = (f, dflt) => {
+  try {
+    return JSON.parse(fs.readFileSync(f, 'utf8'));
+  } catch {
+    return dflt;
+  }
+};
 
 // ── one round ────────────────────────────────────────────────────────────────────────────────
 const PHASES = ['start', 'clarify', 'goal', 'work', 'worker', 'judge'];
@@ -247,7 +306,9 @@ async function round(plan, sim, base) {
     if (target) {
       const exited = () => first.child.exitCode !== null || first.child.signalCode !== null;
       await until(() => seen(target) || exited(), 120_000, `phase ${target}`);
-      if (exited()) { res.why = `the first run ended before phase ${target}`; }
+      if (exited()) {
+        res.why = `the first run ended before phase ${target}`;
+      }
     }
     await sleep(plan.delay);
     res.phaseAtKill = sim.messageRequests().at(-1)?.role ?? 'none';
@@ -273,7 +334,11 @@ async function round(plan, sim, base) {
     }
   }
   let content = '';
-  try { content = fs.readFileSync(path.join(ws, RESULT), 'utf8'); } catch { /* missing */ }
+  try {
+    content = fs.readFileSync(path.join(ws, RESULT), 'utf8');
+  } catch {
+    /* missing */
+  }
   if (content !== RESULT_TEXT) res.why ||= `${RESULT} is ${content ? JSON.stringify(content) : 'missing'}`;
   res.problems = integrity(dir);
   if (res.problems.length) res.why ||= res.problems.join('; ');
@@ -316,33 +381,47 @@ async function main() {
   const results = [];
   const queue = [...plans];
   const t0 = Date.now();
-  await Promise.all(Array.from({ length: JOBS }, async () => {
-    // one sim per job, answering every call by computation (the queue stays empty); the responder
-    // reads the current round's folder from `holder`
-    const holder = { wsFor: '' };
-    const use = await startSim({ port: 0, defaultItem: responder(() => holder.wsFor) });
-    const raw = use.messageRequests.bind(use);
-    use.messageRequests = () => raw().map((r) => Object.assign(r, { role: r.role ?? roleOf({ firstUser: firstUser(r.body), tools: (r.body.tools ?? []).map((t) => t.name) }) }));
-    Object.defineProperty(use, 'wsFor', { get: () => holder.wsFor, set: (v) => { holder.wsFor = v; } });
-    try {
-      for (let p = queue.shift(); p; p = queue.shift()) {
-        let r;
-        try {
-          r = await round(p, use, base);
-        } catch (e) {
-          r = { ...p, ok: false, why: `harness: ${e.message}`, problems: [] };
-          try { await use.restart(); } catch { /* listening */ }
+  await Promise.all(
+    Array.from({ length: JOBS }, async () => {
+      // one sim per job, answering every call by computation (the queue stays empty); the responder
+      // reads the current round's folder from `holder`
+      const holder = { wsFor: '' };
+      const use = await startSim({ port: 0, defaultItem: responder(() => holder.wsFor) });
+      const raw = use.messageRequests.bind(use);
+      use.messageRequests = () =>
+        raw().map((r) => Object.assign(r, { role: r.role ?? roleOf({ firstUser: firstUser(r.body), tools: (r.body.tools ?? []).map((t) => t.name) }) }));
+      Object.defineProperty(use, 'wsFor', {
+        get: () => holder.wsFor,
+        set: (v) => {
+          holder.wsFor = v;
+        },
+      });
+      try {
+        for (let p = queue.shift(); p; p = queue.shift()) {
+          let r;
+          try {
+            r = await round(p, use, base);
+          } catch (e) {
+            r = { ...p, ok: false, why: `harness: ${e.message}`, problems: [] };
+            try {
+              await use.restart();
+            } catch {
+              /* listening */
+            }
+          }
+          results.push(r);
+          const tag = r.ok ? 'ok  ' : 'FAIL';
+          const at = r.phaseAtKill ? ` at ${r.phaseAtKill} +${r.delay}ms` : '';
+          console.log(
+            `${tag} #${String(r.i).padStart(3)} ${r.kind.padEnd(6)} ${r.phase.padEnd(7)}${at}${r.workOnDisk ? ' · work session continued' : ''}${r.ok ? '' : ` — ${r.why} (${r.dir})`}`,
+          );
+          if (VERBOSE && !r.ok) console.log(fs.existsSync(path.join(r.dir, 'log.txt')) ? fs.readFileSync(path.join(r.dir, 'log.txt'), 'utf8') : '');
         }
-        results.push(r);
-        const tag = r.ok ? 'ok  ' : 'FAIL';
-        const at = r.phaseAtKill ? ` at ${r.phaseAtKill} +${r.delay}ms` : '';
-        console.log(`${tag} #${String(r.i).padStart(3)} ${r.kind.padEnd(6)} ${r.phase.padEnd(7)}${at}${r.workOnDisk ? ' · work session continued' : ''}${r.ok ? '' : ` — ${r.why} (${r.dir})`}`);
-        if (VERBOSE && !r.ok) console.log(fs.existsSync(path.join(r.dir, 'log.txt')) ? fs.readFileSync(path.join(r.dir, 'log.txt'), 'utf8') : '');
+      } finally {
+        await use.close();
       }
-    } finally {
-      await use.close();
-    }
-  }));
+    }),
+  );
   const achieved = results.filter((r) => r.ok).length;
   const corrupt = results.reduce((s, r) => s + (r.problems ?? []).filter((p) => p !== 'no sessions.db').length, 0);
   const byKind = {};
@@ -353,8 +432,15 @@ async function main() {
     if (r.ok) byKind[k][1]++;
   }
   const continued = results.filter((r) => r.workOnDisk).length;
-  console.log(`\n${achieved}/${results.length} rounds achieved · ${corrupt} corrupt or kept-aside files · ${continued} rounds had a work session on disk at the kill, all checked for continuation · ${((Date.now() - t0) / 60000).toFixed(1)} min`);
-  console.log(`by kind (rounds/achieved): ${Object.entries(byKind).sort().map(([k, [n, ok]]) => `${k} ${n}/${ok}`).join(', ')}`);
+  console.log(
+    `\n${achieved}/${results.length} rounds achieved · ${corrupt} corrupt or kept-aside files · ${continued} rounds had a work session on disk at the kill, all checked for continuation · ${((Date.now() - t0) / 60000).toFixed(1)} min`,
+  );
+  console.log(
+    `by kind (rounds/achieved): ${Object.entries(byKind)
+      .sort()
+      .map(([k, [n, ok]]) => `${k} ${n}/${ok}`)
+      .join(', ')}`,
+  );
   console.log(`seed ${SEED} — reproduce with: ${cmd}`);
   process.exit(achieved === results.length ? 0 : 1);
 }

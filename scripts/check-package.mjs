@@ -23,8 +23,9 @@ try {
   if (packed.status !== 0) process.stderr.write(`x npm pack failed:\n${packed.stderr}\n`);
   else {
     const tgz = join(dir, JSON.parse(packed.stdout)[0].filename);
-    ok = run('publint --strict', bin('publint'), ['run', '--strict', tgz])
-      && run('attw (esm-only)', bin('attw'), [tgz, '--profile', 'esm-only', '--format', 'table-flipped']);
+    ok =
+      run('publint --strict', bin('publint'), ['run', '--strict', tgz]) &&
+      run('attw (esm-only)', bin('attw'), [tgz, '--profile', 'esm-only', '--format', 'table-flipped']);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -111,7 +111,11 @@ function envFor(dir, url) {
     FLOWER_CLI_RETRIES: '0',
     FLOWER_WATCHDOG: '60',
     // failures are waited out quickly (the defaults wait up to an hour)
-    FLOWER_BASE_DELAY: '0.2', FLOWER_MAX_DELAY: '1', FLOWER_PROBE_INTERVAL: '0.5', FLOWER_PROBE_TIMEOUT: '1', FLOWER_MAX_OFFLINE_WAIT: '60',
+    FLOWER_BASE_DELAY: '0.2',
+    FLOWER_MAX_DELAY: '1',
+    FLOWER_PROBE_INTERVAL: '0.5',
+    FLOWER_PROBE_TIMEOUT: '1',
+    FLOWER_MAX_OFFLINE_WAIT: '60',
   };
 }
 
@@ -120,7 +124,12 @@ const stripAnsi = (s) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
 /** One flower command in its own process group, killed (and marked) when it outlives the bound. */
 function flower(args, dir, url, log) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: path.join(dir, 'ws'), env: envFor(dir, url), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: path.join(dir, 'ws'),
+      env: envFor(dir, url),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -129,14 +138,25 @@ function flower(args, dir, url, log) {
     const t0 = Date.now();
     const timer = setTimeout(() => {
       timedOut = true;
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
     }, BOUND_S * 1000);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       // the process group may outlive flower (a claude child): nothing of a run may linger into the next
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
       const ms = Date.now() - t0;
-      fs.appendFileSync(log, `\n$ flower ${args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}   (exit ${code ?? signal}${timedOut ? ', TIMED OUT' : ''}, ${(ms / 1000).toFixed(1)} s)\n--- stdout\n${stdout}--- stderr\n${stderr}`);
+      fs.appendFileSync(
+        log,
+        `\n$ flower ${args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}   (exit ${code ?? signal}${timedOut ? ', TIMED OUT' : ''}, ${(ms / 1000).toFixed(1)} s)\n--- stdout\n${stdout}--- stderr\n${stderr}`,
+      );
       resolve({ args, code, signal, timedOut, stdout: stripAnsi(stdout), stderr: stripAnsi(stderr), ms });
     });
   });
@@ -147,7 +167,9 @@ function walk(dir) {
   let out = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) { if (e.name !== 'home' && e.name !== 'node_modules') out = out.concat(walk(p)); } else out.push(p);
+    if (e.isDirectory()) {
+      if (e.name !== 'home' && e.name !== 'node_modules') out = out.concat(walk(p));
+    } else out.push(p);
   }
   return out;
 }
@@ -158,7 +180,11 @@ function integrity(dir) {
     const rel = path.relative(dir, f);
     if (/\.corrupt-|\.aside-|\.kept-/.test(path.basename(f)) || f.split(path.sep).includes('aside')) problems.push({ reason: `kept aside: ${rel}`, file: rel });
     if (f.endsWith('.json')) {
-      try { JSON.parse(fs.readFileSync(f, 'utf8')); } catch (e) { problems.push({ reason: `does not parse: ${rel} (${e.message})`, file: rel }); }
+      try {
+        JSON.parse(fs.readFileSync(f, 'utf8'));
+      } catch (e) {
+        problems.push({ reason: `does not parse: ${rel} (${e.message})`, file: rel });
+      }
     }
   }
   const db = path.join(dir, 'ws', 'runs', 'sessions.db');
@@ -167,12 +193,20 @@ function integrity(dir) {
     try {
       const r = d.pragma('integrity_check', { simple: true });
       if (r !== 'ok') problems.push({ reason: `sessions.db integrity_check: ${r}`, file: 'ws/runs/sessions.db' });
-    } finally { d.close(); }
+    } finally {
+      d.close();
+    }
   }
   return problems;
 }
 
-const readJson = (f, dflt) => { try { return JSON.parse(fs.readFileSync(f, 'utf8')); } catch { return dflt; } };
+const readJson = (f, dflt) => {
+  try {
+    return JSON.parse(fs.readFileSync(f, 'utf8'));
+  } catch {
+    return dflt;
+  }
+};
 
 // ── classification ───────────────────────────────────────────────────────────────────────────
 const STOP_LINE = /^x step '([^']+)' failed: (.+)$/;
@@ -186,7 +220,10 @@ const stepOf = (rows, name) => [...rows].reverse().find((r) => r.step === name |
 
 function crashLines(res) {
   const out = [];
-  for (const [stream, text] of [['stdout', res.stdout], ['stderr', res.stderr]]) {
+  for (const [stream, text] of [
+    ['stdout', res.stdout],
+    ['stderr', res.stderr],
+  ]) {
     for (const line of text.split('\n')) {
       const hit = CRASH.find(([re]) => re.test(line));
       if (hit) out.push({ reason: `${hit[1]} on ${stream}`, line: line.trim().slice(0, 300) });
@@ -200,13 +237,23 @@ function classify(res, mine, all, bare) {
   const bugs = [...crashLines(res)];
   const cmd = `flower ${res.args.join(' ')}`.trim();
   if (res.timedOut) return { outcome: 'bug', bugs: [...bugs, { reason: `${cmd}: timed out after ${BOUND_S} s (a hang)` }] };
-  if (res.code !== 0 && res.code !== 1) return { outcome: 'bug', bugs: [...bugs, { reason: `${cmd}: exit ${res.code ?? res.signal}`, line: res.stderr.trim().split('\n').at(-1) }] };
-  const errLines = res.stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (res.code !== 0 && res.code !== 1)
+    return { outcome: 'bug', bugs: [...bugs, { reason: `${cmd}: exit ${res.code ?? res.signal}`, line: res.stderr.trim().split('\n').at(-1) }] };
+  const errLines = res.stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (res.code === 0) {
     const judge = [...all].reverse().find((r) => isJudge(r.step));
     if (judge?.verdict?.outcome === 'achieved') return { outcome: 'achieved', bugs };
     if (bare && mine.length === 0) return { outcome: 'nothing to do', bugs };
-    return { outcome: 'bug', bugs: [...bugs, { reason: `${cmd}: exit 0 but the last judge row is ${judge ? `${judge.step} (${judge.verdict?.outcome ?? 'no verdict'})` : 'missing'}` }] };
+    return {
+      outcome: 'bug',
+      bugs: [
+        ...bugs,
+        { reason: `${cmd}: exit 0 but the last judge row is ${judge ? `${judge.step} (${judge.verdict?.outcome ?? 'no verdict'})` : 'missing'}` },
+      ],
+    };
   }
   const stops = errLines.filter((l) => STOP_LINE.test(l));
   if (stops.length === 0) {
@@ -220,16 +267,22 @@ function classify(res, mine, all, bare) {
   if (!row) bugs.push({ reason: `${cmd}: the stop line names '${step}', which has no row of this run`, line: stops[0] });
   else if (row.ok !== false) bugs.push({ reason: `${cmd}: the stop line names '${step}' but its row ${row.step} is ok:${row.ok}`, line: stops[0] });
   else if (!row.failure || !FAILURE_KINDS.includes(row.failure.kind)) {
-    bugs.push({ reason: `${cmd}: the failed row ${row.step} has no typed failure (error: ${JSON.stringify((row.error ?? '').slice(0, 120))})`, label: 'untyped-failure', file: 'ws/runs/manifest.json' });
+    bugs.push({
+      reason: `${cmd}: the failed row ${row.step} has no typed failure (error: ${JSON.stringify((row.error ?? '').slice(0, 120))})`,
+      label: 'untyped-failure',
+      file: 'ws/runs/manifest.json',
+    });
   }
-  if (/判定者没有给出明确结论/.test(why)) bugs.push({ reason: `${cmd}: the stop line of an English run is in Chinese`, line: stops[0], known: 'verdict-unclear-zh' });
+  if (/判定者没有给出明确结论/.test(why))
+    bugs.push({ reason: `${cmd}: the stop line of an English run is in Chinese`, line: stops[0], known: 'verdict-unclear-zh' });
   return { outcome: bugs.length ? 'bug' : 'clean stop', line: stops[0], bugs };
 }
 
 /** The last submit_verdict the judge's session got accepted, from the last request of that session. */
 function acceptedVerdict(messages) {
   const results = new Map();
-  for (const m of messages ?? []) for (const b of Array.isArray(m.content) ? m.content : []) if (b?.type === 'tool_result') results.set(b.tool_use_id, b.is_error === true);
+  for (const m of messages ?? [])
+    for (const b of Array.isArray(m.content) ? m.content : []) if (b?.type === 'tool_result') results.set(b.tool_use_id, b.is_error === true);
   let last = null;
   for (const m of messages ?? []) {
     if (m.role !== 'assistant' || !Array.isArray(m.content)) continue;
@@ -238,7 +291,10 @@ function acceptedVerdict(messages) {
   return last;
 }
 
-const plainCheck = (t) => String(t ?? '').replace(/\s*\[(?:此环境无法验证|cannot verify here)[^\]]*\]\s*$/, '').trim();
+const plainCheck = (t) =>
+  String(t ?? '')
+    .replace(/\s*\[(?:此环境无法验证|cannot verify here)[^\]]*\]\s*$/, '')
+    .trim();
 
 /** Rows ok:true whose document is not valid, verdicts that did not judge, limits overspent. */
 function rowProblems(rows, ws, judges) {
@@ -246,26 +302,40 @@ function rowProblems(rows, ws, judges) {
   const notes = path.join(ws, '.flower', 'notes');
   const goal = Goal.load(path.join(notes, '目标.md'));
   for (const r of rows) {
-    if (r.step === '确认需求' && r.ok && !Brief.load(path.join(notes, '需求.md'))?.complete()) bugs.push({ reason: `row ${r.step} is ok without a complete brief file`, file: 'ws/.flower/notes/需求.md' });
-    if (r.step === '设定目标' && r.ok && !Goal.load(path.join(notes, '目标.md'))?.complete()) bugs.push({ reason: `row ${r.step} is ok without a complete goal file`, file: 'ws/.flower/notes/目标.md' });
+    if (r.step === '确认需求' && r.ok && !Brief.load(path.join(notes, '需求.md'))?.complete())
+      bugs.push({ reason: `row ${r.step} is ok without a complete brief file`, file: 'ws/.flower/notes/需求.md' });
+    if (r.step === '设定目标' && r.ok && !Goal.load(path.join(notes, '目标.md'))?.complete())
+      bugs.push({ reason: `row ${r.step} is ok without a complete goal file`, file: 'ws/.flower/notes/目标.md' });
     if ((r.attempts ?? 1) > MAX_ATTEMPTS) bugs.push({ reason: `row ${r.step} spent ${r.attempts} attempts (limit ${MAX_ATTEMPTS})` });
     if (!isJudge(r.step) || !r.ok) continue;
-    if (!r.verdict) { bugs.push({ reason: `judge row ${r.step} is ok:true without a verdict`, known: 'judge-ok-without-verdict', file: 'ws/runs/manifest.json' }); continue; }
+    if (!r.verdict) {
+      bugs.push({ reason: `judge row ${r.step} is ok:true without a verdict`, known: 'judge-ok-without-verdict', file: 'ws/runs/manifest.json' });
+      continue;
+    }
     if (r.verdict.outcome !== 'achieved') continue;
     const sub = acceptedVerdict(judges.get(r.session_id));
     const wanted = (goal?.checks ?? []).map(plainCheck);
     if (!sub) {
       // no submission of its own: the verdict must be in its reply, or it came from another session
-      if (Verdict.parse(r.text ?? '').state !== 'achieved') bugs.push({ reason: `judge row ${r.step} is achieved, but this judge submitted no verdict and its reply ${JSON.stringify(String(r.text ?? '').slice(0, 60))} says none: the verdict came from another session` });
-      else if (r.verdict.total && r.verdict.passed < r.verdict.total) bugs.push({ reason: `judge row ${r.step} achieved with ${r.verdict.passed}/${r.verdict.total} checks (no structured verdict)` });
+      if (Verdict.parse(r.text ?? '').state !== 'achieved')
+        bugs.push({
+          reason: `judge row ${r.step} is achieved, but this judge submitted no verdict and its reply ${JSON.stringify(String(r.text ?? '').slice(0, 60))} says none: the verdict came from another session`,
+        });
+      else if (r.verdict.total && r.verdict.passed < r.verdict.total)
+        bugs.push({ reason: `judge row ${r.step} achieved with ${r.verdict.passed}/${r.verdict.total} checks (no structured verdict)` });
       continue;
     }
     const checks = Array.isArray(sub.checks) ? sub.checks : [];
     if (checks.length === 0) bugs.push({ reason: `judge row ${r.step}: achieved accepted with no checks at all`, known: 'hollow-achieved' });
-    else if (checks.some((c) => c.pass === true && !String(c.evidence ?? '').trim())) bugs.push({ reason: `judge row ${r.step}: achieved accepted with a pass:true check without evidence`, known: 'no-evidence' });
+    else if (checks.some((c) => c.pass === true && !String(c.evidence ?? '').trim()))
+      bugs.push({ reason: `judge row ${r.step}: achieved accepted with a pass:true check without evidence`, known: 'no-evidence' });
     const judged = new Set(checks.map((c) => plainCheck(c.item)));
     const missed = wanted.filter((w) => !judged.has(w));
-    if (checks.length > 0 && missed.length > 0) bugs.push({ reason: `judge row ${r.step}: achieved accepted judging ${wanted.length - missed.length} of ${wanted.length} goal checks`, known: 'partial-verdict' });
+    if (checks.length > 0 && missed.length > 0)
+      bugs.push({
+        reason: `judge row ${r.step}: achieved accepted judging ${wanted.length - missed.length} of ${wanted.length} goal checks`,
+        known: 'partial-verdict',
+      });
   }
   // a round is a label (干活·判定#N): the reminder after a round with no verdict is a second row of the same round
   const perRun = new Map();
@@ -299,7 +369,10 @@ async function runOne(p, base) {
   try {
     const args = p.flow === 'team' ? ['run', TEAM, '--timeout', '0'] : [ASK, '--timeout', '0'];
     const steps = [];
-    for (const [which, cmdArgs] of [['first', args], ['bare', []]]) {
+    for (const [which, cmdArgs] of [
+      ['first', args],
+      ['bare', []],
+    ]) {
       const before = readJson(path.join(ws, 'runs', 'manifest.json'), []).length;
       model.trace.length = 0;
       const r = await flower(cmdArgs, dir, sim.url, log);
@@ -309,7 +382,16 @@ async function runOne(p, base) {
       res.requests += model.trace.length;
       res.faults.push(...faulted.map((d) => ({ cmd: which, n: d.n, role: d.role, fault: d.fault, variant: d.variant, what: d.what })));
       if (model.trace.length > REQUEST_CAP) c.bugs.push({ reason: `flower ${cmdArgs.join(' ')}: ${model.trace.length} model requests (cap ${REQUEST_CAP})` });
-      steps.push({ which, exit: r.code ?? r.signal, timedOut: r.timedOut, s: Math.round(r.ms / 100) / 10, outcome: c.outcome, line: c.line, requests: model.trace.length, faults: faulted.length });
+      steps.push({
+        which,
+        exit: r.code ?? r.signal,
+        timedOut: r.timedOut,
+        s: Math.round(r.ms / 100) / 10,
+        outcome: c.outcome,
+        line: c.line,
+        requests: model.trace.length,
+        faults: faulted.length,
+      });
       res.bugs.push(...c.bugs.map((b) => ({ ...b, cmd: which })));
       if (KEEP) fs.writeFileSync(path.join(dir, `trace-${which}.json`), JSON.stringify(model.trace, null, 1));
       sim.reset();
@@ -338,7 +420,16 @@ function table(results) {
   const rows = kinds.map((k) => {
     const rs = results.filter((r) => r.kind === k);
     const n = (f) => rs.filter(f).length;
-    return [k, rs.length, n((r) => r.outcome === 'achieved'), n((r) => r.outcome === 'clean stop'), n((r) => r.outcome === 'bug'), n((r) => r.bugClass === 'new'), n((r) => r.bugClass === 'known'), n((r) => r.bugClass === 'untyped')];
+    return [
+      k,
+      rs.length,
+      n((r) => r.outcome === 'achieved'),
+      n((r) => r.outcome === 'clean stop'),
+      n((r) => r.outcome === 'bug'),
+      n((r) => r.bugClass === 'new'),
+      n((r) => r.bugClass === 'known'),
+      n((r) => r.bugClass === 'untyped'),
+    ];
   });
   const sum = (i) => rows.reduce((s, r) => s + r[i], 0);
   rows.push(['total', sum(1), sum(2), sum(3), sum(4), sum(5), sum(6), sum(7)]);
@@ -348,10 +439,16 @@ function table(results) {
 }
 
 function show(r) {
-  const s = (r.steps ?? []).map((x) => `${x.which}: exit ${x.exit}${x.timedOut ? ' (timed out)' : ''} ${x.outcome} ${x.s}s ${x.faults}/${x.requests} faulted`).join(' · ');
-  console.log(`${r.outcome === 'bug' ? 'BUG ' : 'ok  '} seed ${String(r.seed).padStart(4)} ${r.flow.padEnd(7)} ${r.kind.padEnd(14)} ${r.outcome === 'bug' ? `(${r.bugClass}) ` : `${r.outcome} `}— ${s}`);
+  const s = (r.steps ?? [])
+    .map((x) => `${x.which}: exit ${x.exit}${x.timedOut ? ' (timed out)' : ''} ${x.outcome} ${x.s}s ${x.faults}/${x.requests} faulted`)
+    .join(' · ');
+  console.log(
+    `${r.outcome === 'bug' ? 'BUG ' : 'ok  '} seed ${String(r.seed).padStart(4)} ${r.flow.padEnd(7)} ${r.kind.padEnd(14)} ${r.outcome === 'bug' ? `(${r.bugClass}) ` : `${r.outcome} `}— ${s}`,
+  );
   for (const b of r.bugs) {
-    console.log(`     ${b.known ? `[known: ${b.known}] ` : b.label ? `[${b.label}] ` : ''}${b.reason}${b.line ? `\n       > ${b.line}` : ''}${b.file ? `\n       file: ${path.join(r.dir, b.file)}` : ''}`);
+    console.log(
+      `     ${b.known ? `[known: ${b.known}] ` : b.label ? `[${b.label}] ` : ''}${b.reason}${b.line ? `\n       > ${b.line}` : ''}${b.file ? `\n       file: ${path.join(r.dir, b.file)}` : ''}`,
+    );
   }
   if (r.outcome === 'bug') console.log(`     replay: ${r.replay}   (folder ${r.dir})`);
   if (VERBOSE && r.outcome === 'bug' && fs.existsSync(path.join(r.dir, 'log.txt'))) console.log(fs.readFileSync(path.join(r.dir, 'log.txt'), 'utf8'));
@@ -360,25 +457,43 @@ function show(r) {
 async function main() {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-fuzz-'));
   const runs = plan();
-  console.log(`flower fuzz: ${runs.length} runs (seeds ${BASE_SEED}..${BASE_SEED + SEEDS - 1}, flow ${FLOW}${ONLY ? `, only ${ONLY}` : ''}, rate ${RATE}, bound ${BOUND_S} s per command), ${JOBS} at a time`);
+  console.log(
+    `flower fuzz: ${runs.length} runs (seeds ${BASE_SEED}..${BASE_SEED + SEEDS - 1}, flow ${FLOW}${ONLY ? `, only ${ONLY}` : ''}, rate ${RATE}, bound ${BOUND_S} s per command), ${JOBS} at a time`,
+  );
   console.log(`folders: ${base}${KEEP ? '' : ' (runs without a bug are removed)'}`);
   const results = [];
   const queue = [...runs];
   const t0 = Date.now();
-  await Promise.all(Array.from({ length: JOBS }, async () => {
-    for (let p = queue.shift(); p; p = queue.shift()) {
-      const r = await runOne(p, base);
-      results.push(r);
-      show(r);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: JOBS }, async () => {
+      for (let p = queue.shift(); p; p = queue.shift()) {
+        const r = await runOne(p, base);
+        results.push(r);
+        show(r);
+      }
+    }),
+  );
   results.sort((a, b) => a.seed - b.seed || a.flow.localeCompare(b.flow));
   const t = table(results);
   console.log(`\n${t}\n`);
   const report = opt('report', path.join(base, 'report.json'));
-  fs.writeFileSync(report, JSON.stringify({ options: { seeds: [BASE_SEED, BASE_SEED + SEEDS - 1], only: ONLY, flow: FLOW, rate: RATE, boundS: BOUND_S, jobs: JOBS }, minutes: (Date.now() - t0) / 60000, table: t, results }, null, 1));
+  fs.writeFileSync(
+    report,
+    JSON.stringify(
+      {
+        options: { seeds: [BASE_SEED, BASE_SEED + SEEDS - 1], only: ONLY, flow: FLOW, rate: RATE, boundS: BOUND_S, jobs: JOBS },
+        minutes: (Date.now() - t0) / 60000,
+        table: t,
+        results,
+      },
+      null,
+      1,
+    ),
+  );
   const bugs = results.filter((r) => r.outcome === 'bug');
-  console.log(`${results.length} runs in ${((Date.now() - t0) / 60000).toFixed(1)} min · ${bugs.length} with bugs (${bugs.filter((r) => r.bugClass === 'new').length} new, ${bugs.filter((r) => r.bugClass === 'known').length} known only, ${bugs.filter((r) => r.bugClass === 'untyped').length} untyped-failure only)`);
+  console.log(
+    `${results.length} runs in ${((Date.now() - t0) / 60000).toFixed(1)} min · ${bugs.length} with bugs (${bugs.filter((r) => r.bugClass === 'new').length} new, ${bugs.filter((r) => r.bugClass === 'known').length} known only, ${bugs.filter((r) => r.bugClass === 'untyped').length} untyped-failure only)`,
+  );
   console.log(`report: ${report}`);
   process.exit(bugs.length ? 1 : 0);
 }

@@ -23,9 +23,14 @@ export function serverBin() {
   const cands = [];
   if (process.env.PG_BIN) cands.push(process.env.PG_BIN);
   try {
-    const versions = fs.readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = fs
+      .readdirSync('/usr/lib/postgresql')
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     cands.push(...versions.map((v) => `/usr/lib/postgresql/${v}/bin`));
-  } catch { /* not Debian's layout */ }
+  } catch {
+    /* not Debian's layout */
+  }
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) if (dir) cands.push(dir);
   return cands.find((d) => fs.existsSync(path.join(d, 'initdb')) && fs.existsSync(path.join(d, 'pg_ctl'))) ?? null;
 }
@@ -72,8 +77,19 @@ export async function startCluster() {
   fs.mkdirSync(path.join(dir, 'sock'));
   if (user) execFileSync('chown', ['-R', user, dir]);
   const data = path.join(dir, 'data');
-  runAs(user, path.join(bin, 'initdb'), ['-D', data, '-U', 'flower', `--pwfile=${path.join(dir, 'pwfile')}`,
-    '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  runAs(user, path.join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'flower',
+    `--pwfile=${path.join(dir, 'pwfile')}`,
+    '--auth-local=trust',
+    '--auth-host=scram-sha-256',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--no-sync',
+  ]);
   // a port can be taken between the probe and the server's bind: try a few
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();

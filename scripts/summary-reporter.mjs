@@ -15,7 +15,11 @@ function errorText(details) {
   const cause = e.failureType === 'testCodeFailure' || !e.cause ? e : e.cause;
   const inner = cause.cause instanceof Error ? cause.cause : cause;
   const text = inner instanceof Error || inner?.message ? `${inner.name ?? 'Error'}: ${inner.message}` : String(inner);
-  return text.split('\n').slice(0, ERROR_LINES).map((l) => `      ${l}`).join('\n');
+  return text
+    .split('\n')
+    .slice(0, ERROR_LINES)
+    .map((l) => `      ${l}`)
+    .join('\n');
 }
 
 export default async function* summary(source) {
@@ -24,7 +28,10 @@ export default async function* summary(source) {
   const files = new Set();
   const failures = [];
   const loud = new Set();
-  let pass = 0; let fail = 0; let skip = 0; let todo = 0;
+  let pass = 0;
+  let fail = 0;
+  let skip = 0;
+  let todo = 0;
   for await (const { type, data } of source) {
     if (type === 'test:stderr' || type === 'test:stdout') {
       // a test's own loud line (a skipped half, a missing server) is kept for the end
@@ -35,7 +42,9 @@ export default async function* summary(source) {
     if (data.details?.type === 'suite' && type === 'test:pass') continue;
     if (data.file) files.add(rel(data.file));
     if (type === 'test:pass') {
-      if (data.skip) skip++; else if (data.todo) todo++; else pass++;
+      if (data.skip) skip++;
+      else if (data.todo) todo++;
+      else pass++;
     } else if (data.details?.type !== 'suite' || !failures.some((f) => f.file === rel(data.file))) {
       // a suite fails with its failing test: count the test; a suite that failed alone (a hook, a load error) counts once
       fail++;

@@ -10,10 +10,11 @@ import { spawnSync } from 'node:child_process';
 import { startCluster, stopCluster } from './pg-cluster.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const walk = (dir) => readdirSync(dir).flatMap((n) => {
-  const p = join(dir, n);
-  return statSync(p).isDirectory() ? walk(p) : p.endsWith('.test.ts') ? [p] : [];
-});
+const walk = (dir) =>
+  readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? walk(p) : p.endsWith('.test.ts') ? [p] : [];
+  });
 const filters = process.argv.slice(2);
 const files = walk(join(root, 'test'))
   .map((p) => relative(root, p))
@@ -39,9 +40,21 @@ let r;
 try {
   // a short summary on screen (scripts/summary-reporter.mjs: failures first), the whole TAP stream in a file
   mkdirSync(join(root, 'test-artifacts'), { recursive: true });
-  const reporters = ['--test-reporter', join(root, 'scripts', 'summary-reporter.mjs'), '--test-reporter-destination', 'stdout',
-    '--test-reporter', 'tap', '--test-reporter-destination', join(root, 'test-artifacts', 'tests.tap')];
-  r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...files], { cwd: root, stdio: 'inherit', env });
+  const reporters = [
+    '--test-reporter',
+    join(root, 'scripts', 'summary-reporter.mjs'),
+    '--test-reporter-destination',
+    'stdout',
+    '--test-reporter',
+    'tap',
+    '--test-reporter-destination',
+    join(root, 'test-artifacts', 'tests.tap'),
+  ];
+  r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...files], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  });
 } finally {
   if (cluster) stopCluster(cluster.dir);
 }

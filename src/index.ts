@@ -9,32 +9,110 @@ export { FlowerError, ConfigError, StateCorrupt, StoreError, InternalError } fro
 // state: every path (RunLayout), the saved formats, what a run dir remembers (RunRecords), the run lock
 export { RunLayout, FileRunRecords, acquireRunLock, runLockHolder, LINEAGE_VERSION } from './state/index.js';
 export type {
-  RunLayoutInput, RunRecords, LineageRecord, StateNotice, LockHolder, RunLockHeld, RunLockResult, AcquireOptions, FailureKind,
+  RunLayoutInput,
+  RunRecords,
+  LineageRecord,
+  StateNotice,
+  LockHolder,
+  RunLockHeld,
+  RunLockResult,
+  AcquireOptions,
+  FailureKind,
 } from './state/index.js';
 
 // runtime: one agent step on the SDK, its attempt loop, events, manifest, resilience, handoff
 export {
-  AgentSpec, Runtime, Manifest, normalize, contextOf, PERMISSION_MODES,
-  Resilience, DEFAULT_RESILIENCE, RESUME_PROMPT, backoff, classify, shouldRetry, isOverflow, endpoint, reachable, resilienceFromEnv,
-  FAILURE_KINDS, defaultWindow, handoffPolicy, thresholds, rememberOverflow, HANDOFF_PROMPT,
+  AgentSpec,
+  Runtime,
+  Manifest,
+  normalize,
+  contextOf,
+  PERMISSION_MODES,
+  Resilience,
+  DEFAULT_RESILIENCE,
+  RESUME_PROMPT,
+  backoff,
+  classify,
+  shouldRetry,
+  isOverflow,
+  endpoint,
+  reachable,
+  resilienceFromEnv,
+  FAILURE_KINDS,
+  defaultWindow,
+  handoffPolicy,
+  thresholds,
+  rememberOverflow,
+  HANDOFF_PROMPT,
 } from './runtime/index.js';
 export type {
-  AgentSpecOptions, CompactPolicy, Hooks, McpServerSource, RuntimeOptions, RunOptions, FlowerStore,
-  StepResult, ManifestRow, StepFailure, FlowerEvent, EventKind, EventSink, ResilienceOptions, ErrorClass, Endpoint, HandoffPolicy, Thresholds,
+  AgentSpecOptions,
+  CompactPolicy,
+  Hooks,
+  McpServerSource,
+  RuntimeOptions,
+  RunOptions,
+  FlowerStore,
+  StepResult,
+  ManifestRow,
+  StepFailure,
+  FlowerEvent,
+  EventKind,
+  EventSink,
+  ResilienceOptions,
+  ErrorClass,
+  Endpoint,
+  HandoffPolicy,
+  Thresholds,
 } from './runtime/index.js';
 
 // workflow: steps, lineage, wake state, the starter flow
 export {
-  Step, StepAbort, Workflow, Lineage, wakeState, starterFlow, clarifyStep, goalStep, withGoal,
-  BRIEF_KEY, MISSING_KEY, GOAL_KEY, VERDICT_KEY, ROUND_KEY,
+  Step,
+  StepAbort,
+  Workflow,
+  Lineage,
+  wakeState,
+  starterFlow,
+  clarifyStep,
+  goalStep,
+  withGoal,
+  BRIEF_KEY,
+  MISSING_KEY,
+  GOAL_KEY,
+  VERDICT_KEY,
+  ROUND_KEY,
 } from './workflow/index.js';
 export type {
-  StepOptions, PromptSource, WorkflowOptions, WorkflowRunOptions, WorkflowContext, WorkflowRuntime, LineageData,
-  WakeState, WakeOptions, StarterOptions, StarterFlow, FlowChannel,
+  StepOptions,
+  PromptSource,
+  WorkflowOptions,
+  WorkflowRunOptions,
+  WorkflowContext,
+  WorkflowRuntime,
+  LineageData,
+  WakeState,
+  WakeOptions,
+  StarterOptions,
+  StarterFlow,
+  FlowChannel,
 } from './workflow/index.js';
 
 // store: SQLite sessions and the resume views
-export { SqliteSessionStore, SqliteStoreError, StoreOpenError, StoreKeyError, ViewedStore, projectKeyFor, views, expire, trim, prune, relink, trimReport } from './store/index.js';
+export {
+  SqliteSessionStore,
+  SqliteStoreError,
+  StoreOpenError,
+  StoreKeyError,
+  ViewedStore,
+  projectKeyFor,
+  views,
+  expire,
+  trim,
+  prune,
+  relink,
+  trimReport,
+} from './store/index.js';
 export type { ViewPolicy, ViewOptions, ViewReport } from './store/index.js';
 export { PostgresSessionStore, PostgresRunRecords, PgStoreError } from './store/postgres/index.js';
 export type { PgFailure, PgStoreOptions } from './store/postgres/index.js';
@@ -44,7 +122,16 @@ export type { TrimOptions as TrimPolicy, PruneOptions as PrunePolicy, ExpireOpti
 export { coordinator, worker, clarifier, judge, oracle, COORDINATOR_RULES, WORKER_RULES, CLARIFIER_RULES, JUDGE_RULES, ORACLE_RULES } from './roles/index.js';
 export type { RoleChannel } from './roles/index.js';
 export {
-  isEphemeral, guardHooks, whitelistGuard, delegateGuard, spillGuard, indexGuard, isolateGuard, isolated, requireGitRepo, Workbench,
+  isEphemeral,
+  guardHooks,
+  whitelistGuard,
+  delegateGuard,
+  spillGuard,
+  indexGuard,
+  isolateGuard,
+  isolated,
+  requireGitRepo,
+  Workbench,
 } from './guards/index.js';
 
 // documents and the human channel

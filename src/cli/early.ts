@@ -38,7 +38,9 @@ export async function holdAndRecord(words: string[], o: EarlyOptions, g: GlobalO
   // flow takes both once it has connected
   try {
     if (chooseStore(resolved.env, layout).backend !== 'files') return null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
   // the files' records, made here rather than by src/store/open.ts: opening loads the database
   // drivers and the SDK, the second this file exists to win
   const records = new FileRunRecords(layout);
@@ -51,12 +53,19 @@ export async function holdAndRecord(words: string[], o: EarlyOptions, g: GlobalO
   }
   if (!o.new) {
     const t = messages(detectLang(io.env));
-    const onNotice = (n: StateNotice) => io.stderr.write(n.kind === 'foreign'
-      ? `! ${n.path}: ${n.reason}; kept it as ${n.keptAt} and started fresh here\n`
-      : `${t.lineageCorrupt(n.keptAt)}\n`);
+    const onNotice = (n: StateNotice) =>
+      io.stderr.write(n.kind === 'foreign' ? `! ${n.path}: ${n.reason}; kept it as ${n.keptAt} and started fresh here\n` : `${t.lineageCorrupt(n.keptAt)}\n`);
     try {
-      await records.updateLineage(layout.workspace, (d) => { d.request = { text: ask, at: new Date().toISOString() }; }, { onNotice });
-    } catch { /* continuity is a bonus: the flow records it again before its first spawn */ }
+      await records.updateLineage(
+        layout.workspace,
+        (d) => {
+          d.request = { text: ask, at: new Date().toISOString() };
+        },
+        { onNotice },
+      );
+    } catch {
+      /* continuity is a bonus: the flow records it again before its first spawn */
+    }
   }
   return held;
 }

@@ -10,7 +10,10 @@ import type { Renderer } from './render.js';
 import { sanitize, money } from './term.js';
 
 export function closing(ui: Renderer, io: CliIO, rt: Runtime, ctx: WorkflowContext, continueCmd: string): number {
-  const judged = rt.manifest.own().filter((r) => r.verdict).at(-1);
+  const judged = rt.manifest
+    .own()
+    .filter((r) => r.verdict)
+    .at(-1);
   if (judged?.verdict) {
     const v = judged.verdict;
     ui.line('');
@@ -23,6 +26,10 @@ export function closing(ui: Renderer, io: CliIO, rt: Runtime, ctx: WorkflowConte
   const why = ctx._aborted ?? ctx._results[step]?.error ?? ui.s.stepRejected;
   // the step as the manifest and `flower log` name it: what a person greps for
   const line = ui.s.failedStep(step, why.replace(/\s+/g, ' ').trim(), ui.s.continueHint(continueCmd));
-  try { io.stderr.write(`${sanitize(line, { keepColour: false })}\n`); } catch { /* closed */ }
+  try {
+    io.stderr.write(`${sanitize(line, { keepColour: false })}\n`);
+  } catch {
+    /* closed */
+  }
   return EXIT.failure;
 }

@@ -40,8 +40,10 @@ export interface SecurityOptions {
 /** The Runtime options the global security flags set (spread into every Runtime the CLI makes). */
 export function security(g: GlobalOptions): SecurityOptions {
   return {
-    ...(g.sandbox === false ? { sandbox: false as const } : {}), ...(g.net !== undefined ? { net: g.net } : {}),
-    ...(g.passEnv?.length ? { passEnv: g.passEnv } : {}), ...(g.allowRead?.length ? { allowRead: g.allowRead } : {}),
+    ...(g.sandbox === false ? { sandbox: false as const } : {}),
+    ...(g.net !== undefined ? { net: g.net } : {}),
+    ...(g.passEnv?.length ? { passEnv: g.passEnv } : {}),
+    ...(g.allowRead?.length ? { allowRead: g.allowRead } : {}),
     ...(g.denyRead?.length ? { denyRead: g.denyRead } : {}),
   };
 }

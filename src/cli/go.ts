@@ -68,7 +68,10 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   if (!ask && !tty) ask = await readPipedRequest(io.stdin, { needed: fresh || !(st.waking || st.unfinished) });
   if (!ask && tty && !fresh) {
     const first = await term.prompt(st.waking || st.unfinished ? ui.t.askWake : ui.t.askWhat);
-    if (first === null) { term.close(); throw new CliExit(EXIT.failure, ''); }
+    if (first === null) {
+      term.close();
+      throw new CliExit(EXIT.failure, '');
+    }
     ask = first.trim();
     if (ask === '/new') {
       fresh = true;
@@ -77,7 +80,10 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   }
   // a run cut short before its brief was frozen (lineage names its clarify session or holds the
   // request) is continued too
-  if (!ask && (fresh || !(st.waking || st.unfinished))) { term.close(); throw new CliExit(EXIT.failure, `x ${ui.t.nothingToDo}`); }
+  if (!ask && (fresh || !(st.waking || st.unfinished))) {
+    term.close();
+    throw new CliExit(EXIT.failure, `x ${ui.t.nothingToDo}`);
+  }
 
   let timeoutS = o.timeout;
   if (timeoutS === undefined) {
@@ -91,7 +97,14 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   let refused = false;
 
   const rt = new Runtime({
-    layout, env: io.env, handoff: o.handoff, workbench: wb, trim: o.trim, detachChildren: tty, plugins: resolvePlugins(g, cwd), ...security(g),
+    layout,
+    env: io.env,
+    handoff: o.handoff,
+    workbench: wb,
+    trim: o.trim,
+    detachChildren: tty,
+    plugins: resolvePlugins(g, cwd),
+    ...security(g),
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
   // one run per folder: nothing of this run is written before the lock is ours (a PostgreSQL store is
@@ -99,7 +112,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   let lock;
   try {
     await rt.ready();
-    lock = o.held ?? await holdFolder(rt.records, { wait: o.wait ?? false }, io);
+    lock = o.held ?? (await holdFolder(rt.records, { wait: o.wait ?? false }, io));
   } catch (e) {
     term.close();
     rt.close();
@@ -115,8 +128,18 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   }).withSubmissions(['brief', 'goal', 'verdict']);
   try {
     const flow = await starterFlow(ask, {
-      workspace: ws, runDir, channel, fresh, clarifyOnly: o.clarifyOnly, goal: o.goal, rounds: o.rounds, judgeCanRun: o.judgeCanRun, lang,
-      layout, records: rt.records, isolate: o.isolate ?? false,
+      workspace: ws,
+      runDir,
+      channel,
+      fresh,
+      clarifyOnly: o.clarifyOnly,
+      goal: o.goal,
+      rounds: o.rounds,
+      judgeCanRun: o.judgeCanRun,
+      lang,
+      layout,
+      records: rt.records,
+      isolate: o.isolate ?? false,
     });
     if (flow.archived) ui.line(ui.t.archived(flow.archived));
     if (flow.waking) {

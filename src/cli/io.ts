@@ -24,7 +24,10 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
 /** A CLI outcome that is not a crash: print `message`, exit with `code`. */
 export class CliExit extends Error {
-  constructor(readonly code: number, message = '') {
+  constructor(
+    readonly code: number,
+    message = '',
+  ) {
     super(message);
   }
 }
@@ -42,7 +45,9 @@ export async function readPipedRequest(stdin: CliIO['stdin'], o: { needed: boole
     try {
       const st = fs.fstatSync(fd);
       kind = st.isFIFO() || st.isFile() ? 'pipe' : st.isSocket() ? 'socket' : 'other';
-    } catch { /* closed */ }
+    } catch {
+      /* closed */
+    }
     if (kind === 'other' || (kind === 'socket' && !o.needed)) return '';
   }
   const chunks: Buffer[] = [];

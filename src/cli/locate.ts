@@ -58,7 +58,7 @@ export function locate(i: LocateInput): Located {
   if (i.workspaceGiven && !isDir(ws)) throw new CliExit(EXIT.failure, `x ${i.noSuchFolder(ws)}`);
   if (i.runDirGiven) {
     const runDir = path.resolve(i.cwd, i.runDir);
-    return { workspace: i.workspaceGiven ? ws : recordedWorkspace(runDir) ?? ws, runDir, found: hasRecords(runDir) };
+    return { workspace: i.workspaceGiven ? ws : (recordedWorkspace(runDir) ?? ws), runDir, found: hasRecords(runDir) };
   }
   // `flower -w /other "…"` keeps runs/ in the folder it was started from: ./runs whose lineage names /other
   const here = path.resolve(i.cwd, RUN_DIR);
@@ -67,7 +67,7 @@ export function locate(i: LocateInput): Located {
   for (let dir = ws; ; dir = path.dirname(dir)) {
     const runDir = path.join(dir, RUN_DIR);
     if (hasRecords(runDir)) {
-      return { workspace: i.workspaceGiven && dir === ws ? ws : recordedWorkspace(runDir) ?? dir, runDir, found: true };
+      return { workspace: i.workspaceGiven && dir === ws ? ws : (recordedWorkspace(runDir) ?? dir), runDir, found: true };
     }
     if (path.dirname(dir) === dir) break;
   }

@@ -36,7 +36,8 @@ const zh = {
   handoffDone: (path: string, degraded: boolean) => `# 交接完成${degraded ? '(降级)' : ''}:${path}`,
   offline: (text: string) => `! ${text}`,
   asideHead: (q: string) => `# 旁路:${q}`,
-  asidePrompt: (q: string, recent: string) => `${q}\n\n---\n(旁边正在干活;下面是最近的动静,每条截到 200 字。只读,不要动任何文件。)\n${recent || '(还没有动静)'}`,
+  asidePrompt: (q: string, recent: string) =>
+    `${q}\n\n---\n(旁边正在干活;下面是最近的动静,每条截到 200 字。只读,不要动任何文件。)\n${recent || '(还没有动静)'}`,
   interrupted: (remark: string) => `~ 已打断${remark ? `:${remark}` : ''},接着同一个会话`,
   interruptHint: '! 要打断吗?输入想对它说的话回车(直接回车 = 不说),它会在下一个消息边界停下接着你的话做(进行中的子任务会丢);再按一次 Ctrl-C 退出',
 } as const;
@@ -75,9 +76,11 @@ const en: Catalog = {
   handoffDone: (path: string, degraded: boolean) => `# handoff done${degraded ? ' (degraded)' : ''}: ${path}`,
   offline: (text: string) => `! ${text}`,
   asideHead: (q: string) => `# aside: ${q}`,
-  asidePrompt: (q: string, recent: string) => `${q}\n\n---\n(Work is going on beside you; here is what happened lately, each line cut to 200 characters. Read only: touch no file.)\n${recent || '(nothing yet)'}`,
+  asidePrompt: (q: string, recent: string) =>
+    `${q}\n\n---\n(Work is going on beside you; here is what happened lately, each line cut to 200 characters. Read only: touch no file.)\n${recent || '(nothing yet)'}`,
   interrupted: (remark: string) => `~ interrupted${remark ? `: ${remark}` : ''}; the same session goes on`,
-  interruptHint: '! Interrupt? Type what to tell it and Enter (Enter alone = nothing): it stops at the next message boundary and goes on from your words (work in flight in a subagent is lost). Ctrl-C again quits',
+  interruptHint:
+    '! Interrupt? Type what to tell it and Enter (Enter alone = nothing): it stops at the next message boundary and goes on from your words (work in flight in a subagent is lost). Ctrl-C again quits',
 };
 
 export type Messages = Catalog;

@@ -25,8 +25,19 @@ export interface OnceOptions {
 
 export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io: CliIO): Promise<number> {
   if (o.fork && !o.resume) throw new CliExit(EXIT.usage, 'error: --fork needs --resume SID (it forks an existing session)');
-  const tools = o.tools.split(',').map((t) => t.trim()).filter(Boolean);
-  const skills = o.skills === undefined ? undefined : o.skills.trim() === 'all' ? 'all' as const : o.skills.split(',').map((t) => t.trim()).filter(Boolean);
+  const tools = o.tools
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  const skills =
+    o.skills === undefined
+      ? undefined
+      : o.skills.trim() === 'all'
+        ? ('all' as const)
+        : o.skills
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean);
   let spec = new AgentSpec({
     name: 'ad-hoc',
     ...(skills !== undefined ? { skills } : {}),
@@ -36,8 +47,13 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
     ...(o.budget !== undefined ? { maxBudgetUsd: o.budget } : {}),
   });
   const rt = new Runtime({
-    workspace: g.workspace, runDir: g.runDir, env: io.env, plugins: resolvePlugins(g, io.cwd ?? process.cwd()), ...security(g),
-    handoff: o.handoff !== false, ...(o.window !== undefined ? { window: o.window } : {}),
+    workspace: g.workspace,
+    runDir: g.runDir,
+    env: io.env,
+    plugins: resolvePlugins(g, io.cwd ?? process.cwd()),
+    ...security(g),
+    handoff: o.handoff !== false,
+    ...(o.window !== undefined ? { window: o.window } : {}),
   });
   // the plugins named on this command line are this one agent's
   const named = rt.skills.discovery.plugins.map((p) => p.name);

@@ -86,7 +86,11 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('--store <url>', u.store)
     .option('--no-sandbox', u.noSandbox)
     .option('--net <on|off|hosts>', u.net, (v: string) => {
-      try { return parseNet(v); } catch (e) { throw new InvalidArgumentError((e as Error).message); }
+      try {
+        return parseNet(v);
+      } catch (e) {
+        throw new InvalidArgumentError((e as Error).message);
+      }
     })
     .option('--pass-env <name>', u.passEnv, (v: string, prev: string[]) => [...prev, envName(v)], [])
     .option('--allow-read <path>', u.allowRead, (v: string, prev: string[]) => [...prev, path.resolve(io.cwd ?? process.cwd(), v)], [])
@@ -105,11 +109,31 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     });
 
   const globals = (): GlobalOptions => {
-    const o = program.opts<{ workspace: string; runDir: string; verbose: boolean; quiet: boolean; json: boolean; plugin: string[]; sandbox: boolean; net?: NetPolicy; passEnv: string[]; allowRead: string[]; denyRead: string[] }>();
+    const o = program.opts<{
+      workspace: string;
+      runDir: string;
+      verbose: boolean;
+      quiet: boolean;
+      json: boolean;
+      plugin: string[];
+      sandbox: boolean;
+      net?: NetPolicy;
+      passEnv: string[];
+      allowRead: string[];
+      denyRead: string[];
+    }>();
     return {
-      workspace: o.workspace, runDir: o.runDir, verbose: o.verbose, quiet: o.quiet, json: o.json, plugins: o.plugin ?? [],
-      sandbox: o.sandbox, ...(o.net !== undefined ? { net: o.net } : {}),
-      passEnv: o.passEnv ?? [], allowRead: o.allowRead ?? [], denyRead: o.denyRead ?? [],
+      workspace: o.workspace,
+      runDir: o.runDir,
+      verbose: o.verbose,
+      quiet: o.quiet,
+      json: o.json,
+      plugins: o.plugin ?? [],
+      sandbox: o.sandbox,
+      ...(o.net !== undefined ? { net: o.net } : {}),
+      passEnv: o.passEnv ?? [],
+      allowRead: o.allowRead ?? [],
+      denyRead: o.denyRead ?? [],
       workspaceGiven: program.getOptionValueSource('workspace') !== 'default',
       runDirGiven: program.getOptionValueSource('runDir') !== 'default',
     };
@@ -139,15 +163,17 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
       const meant = typed ? null : nearMiss(ask, COMMANDS);
       if (meant) throw new CliExit(EXIT.usage, `x ${u.nearMiss(ask[0]!, meant)}`);
       // the lock and the request first, before the flow's modules load (a kill in that second is continued)
-      settle(import('./early.js')
-        .then((e) => e.holdAndRecord(ask, o, globals(), io))
-        .then(async (held) => {
-          try {
-            return await (await import('./go.js')).go(ask, { ...o, ...(held ? { held } : {}) }, globals(), io);
-          } finally {
-            await held?.release(); // idempotent: also when go stopped before it took over the lock
-          }
-        }));
+      settle(
+        import('./early.js')
+          .then((e) => e.holdAndRecord(ask, o, globals(), io))
+          .then(async (held) => {
+            try {
+              return await (await import('./go.js')).go(ask, { ...o, ...(held ? { held } : {}) }, globals(), io);
+            } finally {
+              await held?.release(); // idempotent: also when go stopped before it took over the lock
+            }
+          }),
+      );
     });
 
   program
@@ -186,7 +212,9 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('--timeout <sec>', u.runTimeout, p.seconds)
     .option('--wait', u.wait, false)
     .exitOverride()
-    .action((target: string, ask: string[], o: { new: boolean; workbench?: boolean; trim?: boolean; timeout?: number; wait?: boolean }) => settle(import('./run.js').then((m) => m.run(target, { ...o, ask }, globals(), io))));
+    .action((target: string, ask: string[], o: { new: boolean; workbench?: boolean; trim?: boolean; timeout?: number; wait?: boolean }) =>
+      settle(import('./run.js').then((m) => m.run(target, { ...o, ask }, globals(), io))),
+    );
 
   program
     .command('setup')
@@ -220,10 +248,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .exitOverride()
     .action((o: { limit: number }) => settle(import('./status.js').then((m) => m.log({ ...o, json: globals().json ?? false }, globals(), io))));
 
-  const store = program
-    .command('store')
-    .description(u.storeCmd)
-    .exitOverride();
+  const store = program.command('store').description(u.storeCmd).exitOverride();
   store
     .command('copy')
     .description(u.storeCopy)
@@ -239,7 +264,9 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('--host <host>', u.uiHost, '127.0.0.1')
     .option('--open', u.uiOpen, false)
     .exitOverride()
-    .action((o: { port: number; host: string; open: boolean }) => settle(import('./ui.js').then((m) => m.ui({ ...o, runDirGiven: program.getOptionValueSource('runDir') !== 'default' }, globals(), io))));
+    .action((o: { port: number; host: string; open: boolean }) =>
+      settle(import('./ui.js').then((m) => m.ui({ ...o, runDirGiven: program.getOptionValueSource('runDir') !== 'default' }, globals(), io))),
+    );
 
   program
     .command('sim')
@@ -255,7 +282,9 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
 /** Run the CLI in-process. Resolves to the exit code. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
   let pending: Promise<number> | undefined;
-  const program = buildProgram(io, (p) => { pending = p; });
+  const program = buildProgram(io, (p) => {
+    pending = p;
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
     if (!pending) {

@@ -37,7 +37,19 @@ const clean = (s: string): string => sanitize(String(s ?? ''), { keepColour: fal
 
 // the speaker's mark at the start of a message line: its continuation lines hang under the text
 const MARK = /^(\s*(?:[x!+#.~?>*=|-]|<-|\d+\.)\s+)/;
-const ROLE_OF: Record<string, Role> = { x: 'error', '!': 'warn', '+': 'answer', '#': 'note', '.': 'hint', '~': 'thinking', '?': 'question', '>': 'dispatch', '*': 'tool', '<-': 'banner', '=': 'verdict-ok' };
+const ROLE_OF: Record<string, Role> = {
+  x: 'error',
+  '!': 'warn',
+  '+': 'answer',
+  '#': 'note',
+  '.': 'hint',
+  '~': 'thinking',
+  '?': 'question',
+  '>': 'dispatch',
+  '*': 'tool',
+  '<-': 'banner',
+  '=': 'verdict-ok',
+};
 
 export class Renderer {
   readonly t: Messages;
@@ -74,7 +86,10 @@ export class Renderer {
     const out: string[] = [];
     for (const l of lines) {
       const text = clean(l);
-      if (text.trim() === '') { out.push(''); continue; }
+      if (text.trim() === '') {
+        out.push('');
+        continue;
+      }
       const m = MARK.exec(text);
       const mark = m ? m[1]!.trim() : '';
       out.push(...this.wrap(ROLE_OF[mark] ?? 'prose', text.slice(m ? m[1]!.length : 0), m ? m[1]! : ''));
@@ -115,9 +130,10 @@ export class Renderer {
         const name = clean(stepLabel(e.text, this.lang));
         const [i, n] = [Number(p.index), Number(p.total)];
         // a narrow screen gets the wake tag on a line of its own rather than cut
-        const lines = !this.wrapAt || width(`== ${name} ==  ${i}/${n}  ${tag}`) <= this.cols
-          ? [banner(name, i, n, this.cols, tag)]
-          : [banner(name, i, n, this.cols), `   ${tag}`];
+        const lines =
+          !this.wrapAt || width(`== ${name} ==  ${i}/${n}  ${tag}`) <= this.cols
+            ? [banner(name, i, n, this.cols, tag)]
+            : [banner(name, i, n, this.cols), `   ${tag}`];
         this.screen.print(['', ...lines.map((l) => this.palette.paint('banner', l))]);
         return;
       }
@@ -147,7 +163,11 @@ export class Renderer {
           return;
         }
         if (!v) return;
-        this.say(e.subagent ? 'worker' : p.is_error === true ? 'error' : 'hint', `${e.subagent ? '  | ' : ''}  ${p.is_error === true ? 'x' : '.'} `, e.text.split('\n')[0] ?? '');
+        this.say(
+          e.subagent ? 'worker' : p.is_error === true ? 'error' : 'hint',
+          `${e.subagent ? '  | ' : ''}  ${p.is_error === true ? 'x' : '.'} `,
+          e.text.split('\n')[0] ?? '',
+        );
         return;
       }
       case 'thinking':
@@ -203,7 +223,11 @@ export class Renderer {
       const lines = this.wrap('question', `${clean(e.text)}${rem}`, head, '  ');
       options.forEach((o, i) => {
         const n = `  ${i + 1}. `;
-        lines.push(...wrapBlock(o, this.wrapAt, n, ' '.repeat(n.length)).map((l, j) => (j === 0 ? this.palette.paint('question', l.slice(0, n.length)) + l.slice(n.length) : l)));
+        lines.push(
+          ...wrapBlock(o, this.wrapAt, n, ' '.repeat(n.length)).map((l, j) =>
+            j === 0 ? this.palette.paint('question', l.slice(0, n.length)) + l.slice(n.length) : l,
+          ),
+        );
       });
       lines.push(...this.wrap('hint', this.t.answerHint, '  '));
       this.screen.print(lines);
@@ -229,13 +253,21 @@ export class Renderer {
     const why = r.ok ? '' : ` · ${r.error ?? this.s.stepRejected}`;
     const secs = r.ended_at ? (Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000 : 0;
     const label = /#/.test(r.step) ? ` ${r.step}` : '';
-    this.say(r.ok ? 'ok' : 'error', `${head.slice(0, 2)}`, `${head.slice(2)}${label} · ${this.t.turns(r.num_turns)} · $${money(r.cost_usd)} · ${clockDuration(secs)}${why}`);
+    this.say(
+      r.ok ? 'ok' : 'error',
+      `${head.slice(0, 2)}`,
+      `${head.slice(2)}${label} · ${this.t.turns(r.num_turns)} · $${money(r.cost_usd)} · ${clockDuration(secs)}${why}`,
+    );
   }
 
   /** An attempt that will be tried again (a rejected round): its cost, and why — not a final failure. */
   attempt(r: StepResult): void {
     const secs = r.ended_at ? (Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000 : 0;
-    this.say('warn', '~ ', `${this.s.notAccepted(r.step)} · ${this.t.turns(r.num_turns)} · $${money(r.cost_usd)} · ${clockDuration(secs)}${r.error ? ` · ${r.error}` : ''}`);
+    this.say(
+      'warn',
+      '~ ',
+      `${this.s.notAccepted(r.step)} · ${this.t.turns(r.num_turns)} · $${money(r.cost_usd)} · ${clockDuration(secs)}${r.error ? ` · ${r.error}` : ''}`,
+    );
   }
 
   elapsed(): string {
@@ -265,11 +297,18 @@ export class JsonRenderer extends Renderer {
   }
 
   private emit(o: Record<string, unknown>): void {
-    try { this.sink.write(`${JSON.stringify({ t: new Date().toISOString(), ...o })}\n`); } catch { /* closed pipe */ }
+    try {
+      this.sink.write(`${JSON.stringify({ t: new Date().toISOString(), ...o })}\n`);
+    } catch {
+      /* closed pipe */
+    }
   }
 
   override line(...lines: string[]): void {
-    const text = lines.map((l) => sanitize(l, { keepColour: false })).join('\n').trim();
+    const text = lines
+      .map((l) => sanitize(l, { keepColour: false }))
+      .join('\n')
+      .trim();
     if (text) this.emit({ kind: 'note', text });
   }
 

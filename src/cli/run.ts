@@ -92,14 +92,25 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
   // the channel a factory export receives; a workflow that brings its own (Workflow options) keeps it
   const given = new HumanChannel({ timeoutS: o.timeout ?? (tty ? 1800 : 0), lang, logPath: layout.qa, amendPath: layout.brief });
   const flower = (await import('../index.js')) as Record<string, unknown>;
-  const wf = await loadWorkflow(target, cwd, { channel: given, flower, ask: (o.ask ?? []).join(' ').trim(), workspace: layout.workspace, runDir: layout.runDir });
+  const wf = await loadWorkflow(target, cwd, {
+    channel: given,
+    flower,
+    ask: (o.ask ?? []).join(' ').trim(),
+    workspace: layout.workspace,
+    runDir: layout.runDir,
+  });
   const channel = wf.channel ?? given;
   const term = new TerminalSession({ io, g, lang });
   const ui = term.ui;
   if (!tty && o.timeout === undefined && wf.channel === undefined) ui.line(ui.t.nonTty);
   const rt = new Runtime({
-    layout, env: io.env, plugins: resolvePlugins(g, cwd), detachChildren: tty, ...security(g),
-    workbench: o.workbench ?? wf.workbench, trim: o.trim ?? true,
+    layout,
+    env: io.env,
+    plugins: resolvePlugins(g, cwd),
+    detachChildren: tty,
+    ...security(g),
+    workbench: o.workbench ?? wf.workbench,
+    trim: o.trim ?? true,
     // the workflow file is code the next `flower run` executes outside every sandbox: no tool writes it
     protect: [path.resolve(cwd, splitTarget(target).file)],
   });

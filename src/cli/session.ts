@@ -71,7 +71,10 @@ export class TerminalSession {
       const outTty = out.isTTY === true;
       const screen = new Screen({ out, live: outTty });
       this.ui = new Renderer(out, o.lang, {
-        verbose: o.g.verbose, quiet: o.g.quiet === true, colour: colourEnabled(o.io.env, outTty), screen,
+        verbose: o.g.verbose,
+        quiet: o.g.quiet === true,
+        colour: colourEnabled(o.io.env, outTty),
+        screen,
       });
     }
   }
@@ -130,7 +133,10 @@ export class TerminalSession {
     if (e.kind === 'result') s.pendingCost += Number(e.payload.cost_usd) || 0;
     if (this.rt) {
       const total = this.rt.totalCost();
-      if (total !== s.cost) { s.cost = total; s.pendingCost = 0; }
+      if (total !== s.cost) {
+        s.cost = total;
+        s.pendingCost = 0;
+      }
     }
   }
 
@@ -140,7 +146,10 @@ export class TerminalSession {
     const cols = Math.max(10, Math.min(this.ui.screen.cols, 110));
     if (this.rt) {
       const total = this.rt.totalCost();
-      if (total !== this.live.cost) { this.live.cost = total; this.live.pendingCost = 0; }
+      if (total !== this.live.cost) {
+        this.live.cost = total;
+        this.live.pendingCost = 0;
+      }
     }
     const status = this.rt ? this.ui.palette.paint('live', liveLine(this.live, Date.now(), cols, this.ui.s)) : null;
     let input: { line: string; col: number } | null = null;
@@ -196,12 +205,24 @@ export class TerminalSession {
       readline.emitKeypressEvents(stdin);
       stdin.setRawMode(true);
       this.rawOn = true;
-      const restore = () => { try { stdin.setRawMode?.(false); } catch { /* gone */ } };
+      const restore = () => {
+        try {
+          stdin.setRawMode?.(false);
+        } catch {
+          /* gone */
+        }
+      };
       process.once('exit', restore);
       const onKey = (str: string | undefined, key: Key | undefined) => {
         const r = this.editor.key(str, key ?? {});
-        if (r === 'interrupt') { (onCtrlC ?? (() => this.sigint()))(); return; }
-        if (r === 'eof') { this.lineHandler?.(null); return; }
+        if (r === 'interrupt') {
+          (onCtrlC ?? (() => this.sigint()))();
+          return;
+        }
+        if (r === 'eof') {
+          this.lineHandler?.(null);
+          return;
+        }
         if (typeof r === 'object') {
           this.echo(r.submit);
           this.lineHandler?.(r.submit);
@@ -246,7 +267,7 @@ export class TerminalSession {
       this.rt?.interrupt(line);
       return;
     }
-    const r = routeLine(line, { pending: ch ? ch.pending()[0] ?? null : null });
+    const r = routeLine(line, { pending: ch ? (ch.pending()[0] ?? null) : null });
     if (r.kind === 'eof') {
       if (r.id) ch?.decline(r.id);
       this.stopInput();
@@ -298,9 +319,25 @@ export class TerminalSession {
     try {
       if (!this.layout) throw new Error('no run to ask beside yet');
       // its rows stay in runs/aside, out of the project's manifest, whatever the store
-      aside = new Runtime({ layout: this.layout.aside(), records: new FileRunRecords(this.layout.aside()), env: this.io.env, resilience: false, handoff: false, detachChildren: this.tty, lang: this.lang, ...this.walls });
+      aside = new Runtime({
+        layout: this.layout.aside(),
+        records: new FileRunRecords(this.layout.aside()),
+        env: this.io.env,
+        resilience: false,
+        handoff: false,
+        detachChildren: this.tty,
+        lang: this.lang,
+        ...this.walls,
+      });
       const r = await aside.run(oracle({ lang: this.lang }), t.asidePrompt(question, this.recent.join('\n')), { stepName: '旁路问答' });
-      this.ui.line(t.asideHead(question), ...(r.ok ? r.text : r.error ?? '').split('\n').filter((l) => l.trim()).map((l) => `#   ${l}`), `#   $${money(r.cost_usd)}`);
+      this.ui.line(
+        t.asideHead(question),
+        ...(r.ok ? r.text : (r.error ?? ''))
+          .split('\n')
+          .filter((l) => l.trim())
+          .map((l) => `#   ${l}`),
+        `#   $${money(r.cost_usd)}`,
+      );
     } catch (e) {
       this.ui.line(t.asideHead(question), `#   x ${e instanceof Error ? e.message : String(e)}`);
     } finally {

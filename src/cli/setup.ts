@@ -5,10 +5,7 @@
  * stderr, so `--json` leaves only one JSON line on stdout.
  */
 import readline from 'node:readline';
-import {
-  baseUrlProblem, detectLang, probeCredentials, resolveEnv, storedCredential, writeCredentials,
-  type Lang, type ProbeResult,
-} from '../config/index.js';
+import { baseUrlProblem, detectLang, probeCredentials, resolveEnv, storedCredential, writeCredentials, type Lang, type ProbeResult } from '../config/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 
 export interface SetupOptions {
@@ -93,7 +90,9 @@ function terminalAnswers(io: CliIO): Answers {
         input.resume();
       });
     },
-    close: () => { /* each question restores the terminal itself */ },
+    close: () => {
+      /* each question restores the terminal itself */
+    },
   };
 }
 
@@ -113,9 +112,12 @@ const T = {
     envWins: (k: string) => `! ${k} is set in the environment and wins over the file: unset it to use what was stored`,
     probe: {
       ok: (r: ProbeResult) => `+ ok: ${r.endpoint} accepted the credential (model ${r.model})`,
-      auth: (r: ProbeResult) => `x authentication: ${r.endpoint} refused the credential (${r.status}${r.detail ? ` ${r.detail}` : ''}) — check the key or token and run \`flower setup\` again`,
-      config: (r: ProbeResult) => `x configuration: ${r.endpoint} answered${r.status ? ` ${r.status}` : ''}${r.detail ? ` (${r.detail})` : ''} — check the gateway URL (the root, without /v1) and the model name, then run \`flower setup\` again`,
-      network: (r: ProbeResult) => `x network: no usable answer from ${r.endpoint} (${r.status ? `${r.status} ` : ''}${r.detail}) — check the URL and the connection; the credentials are saved, try again later`,
+      auth: (r: ProbeResult) =>
+        `x authentication: ${r.endpoint} refused the credential (${r.status}${r.detail ? ` ${r.detail}` : ''}) — check the key or token and run \`flower setup\` again`,
+      config: (r: ProbeResult) =>
+        `x configuration: ${r.endpoint} answered${r.status ? ` ${r.status}` : ''}${r.detail ? ` (${r.detail})` : ''} — check the gateway URL (the root, without /v1) and the model name, then run \`flower setup\` again`,
+      network: (r: ProbeResult) =>
+        `x network: no usable answer from ${r.endpoint} (${r.status ? `${r.status} ` : ''}${r.detail}) — check the URL and the connection; the credentials are saved, try again later`,
     },
   },
   zh: {
@@ -133,8 +135,10 @@ const T = {
     envWins: (k: string) => `! 环境变量里设了 ${k},它优先于文件:要用刚存的,请先 unset 它`,
     probe: {
       ok: (r: ProbeResult) => `+ 正常:${r.endpoint} 接受了这个凭据(模型 ${r.model})`,
-      auth: (r: ProbeResult) => `x 认证失败:${r.endpoint} 拒绝了这个凭据(${r.status}${r.detail ? ` ${r.detail}` : ''})——检查 key 或 token,再运行一次 \`flower setup\``,
-      config: (r: ProbeResult) => `x 配置有误:${r.endpoint} 有回应${r.status ? ` ${r.status}` : ''}${r.detail ? `(${r.detail})` : ''}——检查网关地址(根地址,不带 /v1)和模型名,再运行一次 \`flower setup\``,
+      auth: (r: ProbeResult) =>
+        `x 认证失败:${r.endpoint} 拒绝了这个凭据(${r.status}${r.detail ? ` ${r.detail}` : ''})——检查 key 或 token,再运行一次 \`flower setup\``,
+      config: (r: ProbeResult) =>
+        `x 配置有误:${r.endpoint} 有回应${r.status ? ` ${r.status}` : ''}${r.detail ? `(${r.detail})` : ''}——检查网关地址(根地址,不带 /v1)和模型名,再运行一次 \`flower setup\``,
       network: (r: ProbeResult) => `x 网络问题:${r.endpoint} 没有可用的回应(${r.status ? `${r.status} ` : ''}${r.detail})——检查地址和网络;凭据已保存,稍后再试`,
     },
   },
@@ -162,7 +166,10 @@ export async function runSetup(io: CliIO, o: SetupOptions = {}): Promise<SetupOu
     for (let tries = 0; ; tries++) {
       const v = ((await answers.ask(t.url)) ?? '').trim();
       const why = baseUrlProblem(v);
-      if (!why) { baseUrl = v; break; }
+      if (!why) {
+        baseUrl = v;
+        break;
+      }
       say(`x ${t.badUrl(v, why)}`);
       if (io.stdin.isTTY !== true || tries >= 2) throw new CliExit(EXIT.failure, `x ${t.badUrlFinal}`);
     }
@@ -175,7 +182,10 @@ export async function runSetup(io: CliIO, o: SetupOptions = {}): Promise<SetupOu
     }
     let probe: ProbeResult | null = null;
     if (!['1', 'true', 'yes'].includes((io.env.FLOWER_NO_PROBE ?? '').trim().toLowerCase())) {
-      const resolved = resolveEnv({ ...io.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, ANTHROPIC_BASE_URL: undefined, ANTHROPIC_MODEL: undefined }, io.cwd ?? process.cwd());
+      const resolved = resolveEnv(
+        { ...io.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, ANTHROPIC_BASE_URL: undefined, ANTHROPIC_MODEL: undefined },
+        io.cwd ?? process.cwd(),
+      );
       const useModel = model || resolved.env.ANTHROPIC_MODEL || io.env.ANTHROPIC_MODEL || '';
       const input = { baseUrl, token, model: useModel, timeoutMs: 20_000 };
       say(t.probing(baseUrl || 'https://api.anthropic.com', useModel || '(default)'));
@@ -198,7 +208,9 @@ export async function setup(io: CliIO, o: SetupOptions = {}): Promise<number> {
   }
   if (o.json) {
     const p = outcome.probe;
-    io.stdout.write(`${JSON.stringify({ kind: 'setup', written: outcome.written, probe: p ? { kind: p.kind, status: p.status ?? null, detail: p.detail, endpoint: p.endpoint, model: p.model } : null })}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ kind: 'setup', written: outcome.written, probe: p ? { kind: p.kind, status: p.status ?? null, detail: p.detail, endpoint: p.endpoint, model: p.model } : null })}\n`,
+    );
   }
   return !outcome.probe || outcome.probe.kind === 'ok' ? EXIT.ok : EXIT.failure;
 }
@@ -236,5 +248,7 @@ export async function offerSetup(io: CliIO, reason: 'missing' | 'refused'): Prom
 export function isAuthFailure(r: { ok: boolean; error?: string | null; failure?: { kind?: string } }): boolean {
   if (r.ok) return false;
   if (r.failure?.kind) return r.failure.kind === 'auth';
-  return /\b40[13]\b|authentication_error|permission_error|invalid (?:x-api-key|api key|bearer token)|unauthori[sz]ed|OAuth token has expired/i.test(r.error ?? '');
+  return /\b40[13]\b|authentication_error|permission_error|invalid (?:x-api-key|api key|bearer token)|unauthori[sz]ed|OAuth token has expired/i.test(
+    r.error ?? '',
+  );
 }

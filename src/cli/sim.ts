@@ -21,7 +21,10 @@ export async function sim(o: { script: string; port: number }, g: GlobalOptions,
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    server.closed.then(() => stop(), () => stop());
+    server.closed.then(
+      () => stop(),
+      () => stop(),
+    );
   });
   return EXIT.ok;
 }

@@ -31,11 +31,13 @@ export const projectSkillsDir = (workspace: string): string => RunLayout.of({ wo
 export async function skillsList(g: GlobalOptions, io: CliIO): Promise<number> {
   const d = discoverFor(g, io);
   if (g.json) {
-    io.stdout.write(`${JSON.stringify({
-      skills: d.skills.map((s) => ({ name: s.name, source: s.source, plugin: s.plugin, hash: s.hash, description: s.description, dir: s.dir })),
-      plugins: d.plugins.map((p) => ({ name: p.name, dir: p.dir, skills: p.skills.map((s) => s.name), mcp_servers: p.mcpServers })),
-      warnings: d.warnings,
-    })}\n`);
+    io.stdout.write(
+      `${JSON.stringify({
+        skills: d.skills.map((s) => ({ name: s.name, source: s.source, plugin: s.plugin, hash: s.hash, description: s.description, dir: s.dir })),
+        plugins: d.plugins.map((p) => ({ name: p.name, dir: p.dir, skills: p.skills.map((s) => s.name), mcp_servers: p.mcpServers })),
+        warnings: d.warnings,
+      })}\n`,
+    );
     return EXIT.ok;
   }
   const out: string[] = [];

@@ -54,7 +54,9 @@ export const one = (v: unknown): string => sanitize(String(v ?? ''), { keepColou
 /** `achieved 5/5` — the outcome as people read it, with the pass count. */
 export function verdictText(v: Verdict | null | undefined, zh: boolean): string {
   if (!v) return '';
-  const words = zh ? { achieved: '达成', not_yet: '未达成', unreachable: '无法达成' } : { achieved: 'achieved', not_yet: 'not yet', unreachable: 'unreachable' };
+  const words = zh
+    ? { achieved: '达成', not_yet: '未达成', unreachable: '无法达成' }
+    : { achieved: 'achieved', not_yet: 'not yet', unreachable: 'unreachable' };
   return `${words[v.outcome] ?? one(v.outcome)}${v.total ? ` ${v.passed}/${v.total}` : ''}`;
 }
 
@@ -63,7 +65,9 @@ export function verdictText(v: Verdict | null | undefined, zh: boolean): string 
  * (an --isolate run moves it to `<parent>/.flower-<name>`), so status needs no --isolate flag.
  */
 export async function statusOf(
-  workspace: string, runDir: string, found: Discovery = { skills: [], plugins: [], warnings: [] },
+  workspace: string,
+  runDir: string,
+  found: Discovery = { skills: [], plugins: [], warnings: [] },
   o: { env?: Record<string, string | undefined>; cwd?: string } = {},
 ): Promise<StatusReport> {
   // the store named by FLOWER_STORE / --store (a PostgreSQL one that cannot be used: one line, exit 1)
@@ -83,16 +87,27 @@ async function report(workspace: string, runDir: string, found: Discovery, b: Ba
   const ctx = await contexts(b, Object.values(st.steps));
   const byRun = new Map<string, ManifestRow[]>();
   for (const r of rows) byRun.set(r.run, [...(byRun.get(r.run) ?? []), r]);
-  const handoffs = fs.existsSync(notes) ? fs.readdirSync(notes).filter((f) => RunLayout.isHandoffName(f)).sort() : [];
+  const handoffs = fs.existsSync(notes)
+    ? fs
+        .readdirSync(notes)
+        .filter((f) => RunLayout.isHandoffName(f))
+        .sort()
+    : [];
   return {
-    workspace, runDir,
+    workspace,
+    runDir,
     brief: { confirmed: st.waking, path: st.brief?.path ?? null, missing: st.brief ? st.brief.missing() : [] },
     goal: { checks: st.checks, unverifiable: st.goal?.unverifiable.length ?? 0, path: st.goal ? layout.goal : null },
     woke: st.woke,
     steps: Object.entries(st.steps).map(([step, session]) => ({ step, session, context: ctx.get(session) ?? 0 })),
     runs: [...byRun.entries()].map(([run, rs]) => ({
-      run, rows: rs.length, ok: rs.every((r) => r.ok), cost_usd: rs.reduce((a, r) => a + (r.cost_usd || 0), 0),
-      started_at: rs[0]!.started_at, last_step: rs.at(-1)!.step, verdict: rs.filter((r) => r.verdict).at(-1)?.verdict ?? null,
+      run,
+      rows: rs.length,
+      ok: rs.every((r) => r.ok),
+      cost_usd: rs.reduce((a, r) => a + (r.cost_usd || 0), 0),
+      started_at: rs[0]!.started_at,
+      last_step: rs.at(-1)!.step,
+      verdict: rs.filter((r) => r.verdict).at(-1)?.verdict ?? null,
     })),
     verdict: (() => {
       const r = rows.filter((x) => x.verdict).at(-1);
@@ -126,20 +141,33 @@ export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO)
   if (s.woke === 0 && s.runs.length === 0 && !s.brief.path) {
     out.push(zh ? '  这里还没跑过 flower。' : '  flower has not run here yet.');
   }
-  out.push(s.brief.confirmed
-    ? `  ${zh ? '需求已确认' : 'brief confirmed'} (${s.brief.path})`
-    : s.brief.path ? `  ${zh ? '需求未完成,缺' : 'brief incomplete, missing'}: ${one(s.brief.missing.join(', '))}` : `  ${zh ? '还没有需求确认书' : 'no brief yet'}`);
-  if (s.goal.path) out.push(`  ${zh ? `目标 ${s.goal.checks} 条` : `goal: ${s.goal.checks} checks`}${s.goal.unverifiable ? (zh ? `,其中 ${s.goal.unverifiable} 条此环境无法验证` : `, ${s.goal.unverifiable} not verifiable here`) : ''} (${s.goal.path})`);
+  out.push(
+    s.brief.confirmed
+      ? `  ${zh ? '需求已确认' : 'brief confirmed'} (${s.brief.path})`
+      : s.brief.path
+        ? `  ${zh ? '需求未完成,缺' : 'brief incomplete, missing'}: ${one(s.brief.missing.join(', '))}`
+        : `  ${zh ? '还没有需求确认书' : 'no brief yet'}`,
+  );
+  if (s.goal.path)
+    out.push(
+      `  ${zh ? `目标 ${s.goal.checks} 条` : `goal: ${s.goal.checks} checks`}${s.goal.unverifiable ? (zh ? `,其中 ${s.goal.unverifiable} 条此环境无法验证` : `, ${s.goal.unverifiable} not verifiable here`) : ''} (${s.goal.path})`,
+    );
   if (s.woke) out.push(`  ${zh ? `已唤醒 ${s.woke} 次,下次是第 ${s.woke + 1} 次` : `woken ${s.woke} times; the next run is wake #${s.woke + 1}`}`);
   for (const st of s.steps) out.push(`  ${one(st.step)} -> ${one(st.session)}${st.context ? ` · ${zh ? '上下文' : 'context'} ${tokens(st.context)}` : ''}`);
   for (const h of s.handoffs) out.push(`  # ${one(h)}`);
   if (s.skills.length) out.push(`  ${zh ? '技能' : 'skills'}: ${one(s.skills.map((x) => `${x.name} (${x.source})`).join(', '))}`);
-  for (const p of s.plugins) out.push(`  ${zh ? '插件' : 'plugin'} ${one(p.name)}${p.skills.length ? ` · ${p.skills.join(', ')}` : ''}${p.mcp_servers.length ? ` · MCP ${p.mcp_servers.join(', ')}` : ''}`);
+  for (const p of s.plugins)
+    out.push(
+      `  ${zh ? '插件' : 'plugin'} ${one(p.name)}${p.skills.length ? ` · ${p.skills.join(', ')}` : ''}${p.mcp_servers.length ? ` · MCP ${p.mcp_servers.join(', ')}` : ''}`,
+    );
   for (const w of found.warnings) out.push(`  ! ${one(w)}`);
   if (s.runs.length) {
     const last = s.runs.at(-1)!;
-    out.push(`  ${zh ? '最近一次' : 'last run'} ${one(last.run)}: ${last.rows} ${zh ? '行' : 'rows'}, $${money(last.cost_usd)}, ${last.ok ? 'ok' : zh ? '有失败' : 'had failures'}, ${zh ? '最后一步' : 'last step'} ${one(last.last_step)}`);
-    if (s.verdict) out.push(`  ${zh ? '最近判定' : 'last verdict'}: ${verdictText(s.verdict, zh)} (${one(s.verdict.step)}, ${zh ? '运行' : 'run'} ${one(s.verdict.run)})`);
+    out.push(
+      `  ${zh ? '最近一次' : 'last run'} ${one(last.run)}: ${last.rows} ${zh ? '行' : 'rows'}, $${money(last.cost_usd)}, ${last.ok ? 'ok' : zh ? '有失败' : 'had failures'}, ${zh ? '最后一步' : 'last step'} ${one(last.last_step)}`,
+    );
+    if (s.verdict)
+      out.push(`  ${zh ? '最近判定' : 'last verdict'}: ${verdictText(s.verdict, zh)} (${one(s.verdict.step)}, ${zh ? '运行' : 'run'} ${one(s.verdict.run)})`);
     out.push(`  ${zh ? '这里总共花了' : 'spent here in all'} $${money(s.total_cost_usd)} ${zh ? `(${s.runs.length} 次运行)` : `over ${s.runs.length} runs`}`);
   }
   io.stdout.write(`${out.join('\n')}\n`);
@@ -171,9 +199,12 @@ export async function log(o: { limit: number; json?: boolean }, g: GlobalOptions
     const when = one(r.started_at).replace('T', ' ').slice(0, 19);
     const mark = r.ok ? '+' : 'x';
     const extra = [r.attempts > 1 ? `${r.attempts} attempts` : '', r.resumed ? 'resumed' : '', r.retired?.length ? `${r.retired.length} handed off` : '']
-      .filter(Boolean).join(', ');
+      .filter(Boolean)
+      .join(', ');
     const verdict = r.verdict ? ` · ${zh ? '判定' : 'verdict'} ${verdictText(r.verdict, zh)}` : '';
-    io.stdout.write(`${when}  ${one(r.run).padEnd(idWidth)}  ${mark} ${one(r.step)}  $${money(Number(r.cost_usd) || 0)} · ${Number(r.num_turns) || 0} turns · ${clockDuration(Number(r.duration_s) || 0)} · ctx ${tokens(Number(r.context) || 0)}${verdict}${extra ? ` · ${extra}` : ''}${r.ok ? '' : ` · ${one((r.error ?? '').split('\n')[0])}`}\n`);
+    io.stdout.write(
+      `${when}  ${one(r.run).padEnd(idWidth)}  ${mark} ${one(r.step)}  $${money(Number(r.cost_usd) || 0)} · ${Number(r.num_turns) || 0} turns · ${clockDuration(Number(r.duration_s) || 0)} · ctx ${tokens(Number(r.context) || 0)}${verdict}${extra ? ` · ${extra}` : ''}${r.ok ? '' : ` · ${one((r.error ?? '').split('\n')[0])}`}\n`,
+    );
   }
   return EXIT.ok;
 }

@@ -71,12 +71,18 @@ export function missingEntries(src: readonly SessionStoreEntry[], dst: readonly 
   const plain = new Map<string, number>();
   for (const e of dst) {
     if (typeof e.uuid === 'string') uuids.add(e.uuid);
-    else { const k = JSON.stringify(e); plain.set(k, (plain.get(k) ?? 0) + 1); }
+    else {
+      const k = JSON.stringify(e);
+      plain.set(k, (plain.get(k) ?? 0) + 1);
+    }
   }
   const out: SessionStoreEntry[] = [];
   for (const e of src) {
     if (typeof e.uuid === 'string') {
-      if (!uuids.has(e.uuid)) { uuids.add(e.uuid); out.push(e); }
+      if (!uuids.has(e.uuid)) {
+        uuids.add(e.uuid);
+        out.push(e);
+      }
       continue;
     }
     const k = JSON.stringify(e);
@@ -153,7 +159,9 @@ export async function storeCopy(o: { from: string; to: string }, g: GlobalOption
     to = await open(o.to, true);
     const r = await copyStore(from, to, workspace);
     const name = (s: string) => (/^postgres/i.test(s) ? redactUrl(s) : path.resolve(cwd, s));
-    io.stdout.write(`copied ${r.entries} transcript entries (${r.transcripts} transcripts), ${r.lineageSteps} lineage steps, ${r.rows} manifest rows: ${name(o.from)} -> ${name(o.to)}\n`);
+    io.stdout.write(
+      `copied ${r.entries} transcript entries (${r.transcripts} transcripts), ${r.lineageSteps} lineage steps, ${r.rows} manifest rows: ${name(o.from)} -> ${name(o.to)}\n`,
+    );
     return EXIT.ok;
   } finally {
     from.close();

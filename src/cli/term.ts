@@ -15,19 +15,31 @@ const SGR = /^\x1b\[[0-9;]*m$/;
 export function sanitize(text: string, { keepColour = true } = {}): string {
   const withoutEsc = text.replace(ESCAPES, (m) => (keepColour && SGR.test(m) ? m : ''));
   // eslint-disable-next-line no-control-regex
-  return withoutEsc.replace(/\t/g, '  ').replace(/[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]/g, '').replace(/\x1b(?!\[[0-9;]*m)/g, '');
+  return withoutEsc
+    .replace(/\t/g, '  ')
+    .replace(/[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]/g, '')
+    .replace(/\x1b(?!\[[0-9;]*m)/g, '');
 }
 
 export function charWidth(cp: number): number {
   if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
   if (cp >= 0x300 && cp <= 0x36f) return 0; // combining marks
   if (
-    (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) || (cp >= 0x3041 && cp <= 0x33ff) ||
-    (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1faff) ||
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0x303e) ||
+    (cp >= 0x3041 && cp <= 0x33ff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0xa000 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1faff) ||
     (cp >= 0x20000 && cp <= 0x3fffd)
-  ) return 2;
+  )
+    return 2;
   return 1;
 }
 
@@ -45,7 +57,11 @@ export function fit(text: string, cols: number): string {
   // eslint-disable-next-line no-control-regex
   const parts = text.split(/(\x1b\[[0-9;]*m)/);
   for (const part of parts) {
-    if (/^\x1b\[[0-9;]*m$/.test(part)) { out += part; coloured = true; continue; }
+    if (/^\x1b\[[0-9;]*m$/.test(part)) {
+      out += part;
+      coloured = true;
+      continue;
+    }
     for (const ch of part) {
       const cw = stringWidth(ch);
       if (w + cw > cols - 3) return out + '...' + (coloured ? '\x1b[0m' : '');

@@ -54,10 +54,15 @@ export async function ui(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<num
   const shown = pg ? pg.where : runDir;
   const empty = pg ? false : !fs.existsSync(runDir);
   const app = { source, token: newToken(), window: policy.window, threshold: thresholds(policy).at };
-  const server = await serveUi(app, { host: o.host, port: o.port }).catch((e: unknown) => { source.close(); throw e; });
+  const server = await serveUi(app, { host: o.host, port: o.port }).catch((e: unknown) => {
+    source.close();
+    throw e;
+  });
   io.stdout.write(`${server.url}\n`);
   // read the run dir once now, while the person opens the page: the first load then finds it cached
-  setImmediate(() => { void handle(app, 'GET', `/?token=${app.token}`); });
+  setImmediate(() => {
+    void handle(app, 'GET', `/?token=${app.token}`);
+  });
   io.stdout.write(`flower ui — read-only view of ${shown}${empty ? ' (nothing there yet; the page fills in when a run starts)' : ''} · Ctrl-C to stop\n`);
   if (o.open && !openBrowser(server.url, io.env)) io.stdout.write('(no browser opener found: open the URL above yourself)\n');
   await new Promise<void>((resolve) => {

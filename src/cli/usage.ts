@@ -16,7 +16,8 @@ const en = {
   json: 'NDJSON on stdout (one JSON object per line) instead of the terminal view; human text goes to stderr',
   afterError: '(run with --help for usage)',
   plugin: 'load a plugin folder (skills, MCP servers) for the roles that declare it; repeatable (also FLOWER_PLUGINS)',
-  store: 'keep transcripts, lineage and manifest in PostgreSQL (postgres://user:password@host:port/db; default FLOWER_STORE, else the files in the run dir; see docs/postgres.md)',
+  store:
+    'keep transcripts, lineage and manifest in PostgreSQL (postgres://user:password@host:port/db; default FLOWER_STORE, else the files in the run dir; see docs/postgres.md)',
   storeCmd: 'the store that keeps transcripts, lineage and manifest (files in the run dir, or PostgreSQL)',
   storeCopy: 'copy sessions, lineage and manifest rows from one store to another, idempotently (e.g. --from runs --to postgres://…)',
   storeFrom: '`runs` (or another run dir) or a postgres:// URL',
@@ -64,9 +65,11 @@ const en = {
   runNoWorkbench: 'the workbench off',
   runTrim: 'on resume, archive old large tool results to spill files (the default)',
   runTimeout: 'how long a question waits for your answer (≤ 0 = fully automatic; default 1800 on a terminal, 0 otherwise)',
-  setup: 'store your API key or gateway token (and optional gateway URL and model) in ~/.config/flower/.env, private (0600), then check it against the endpoint (FLOWER_NO_PROBE=1 skips the check)',
+  setup:
+    'store your API key or gateway token (and optional gateway URL and model) in ~/.config/flower/.env, private (0600), then check it against the endpoint (FLOWER_NO_PROBE=1 skips the check)',
   setupYes: 'replace existing credentials without asking',
-  status: 'what this project remembers (found upward from the current folder, like git): brief, goal, wake count, step sessions and their context, spend — read-only, no model call',
+  status:
+    'what this project remembers (found upward from the current folder, like git): brief, goal, wake count, step sessions and their context, spend — read-only, no model call',
   log: 'the manifest, one line per step run (newest last)',
   limit: 'how many rows',
   ui: 'a local, read-only web view of the runs: steps, verdicts, costs, context curves, handoffs, transcripts — prints a URL with an access token',
@@ -165,8 +168,7 @@ const zh: UsageTexts = {
   notTokens: (v: string) => `'${v}' 不是正整数的 token 数。`,
   notSeconds: (v: string) => `'${v}' 不是秒数。`,
   notPort: (v: string) => `'${v}' 不是端口号(0-65535)。`,
-  nearMiss: (word: string, cmd: string) =>
-    `没有 '${word}' 这个命令——是想用 \`${cmd}\` 吗?要让 flower 去做这件事,请用引号写一句话:flower "${word} …"`,
+  nearMiss: (word: string, cmd: string) => `没有 '${word}' 这个命令——是想用 \`${cmd}\` 吗?要让 flower 去做这件事,请用引号写一句话:flower "${word} …"`,
   internal: (msg: string) => `内部错误:${msg}(设 FLOWER_DEBUG=1 可看调用栈)`,
   noSuchFolder: (dir: string) => `没有这个目录:${dir}`,
 };

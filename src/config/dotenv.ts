@@ -64,11 +64,31 @@ export const CREDENTIAL_KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as 
 
 /** What a `.env` file may set: the credential, the endpoint, model names, the API timeout, and flower's own settings. */
 export const FILE_KEYS: ReadonlySet<string> = new Set([
-  ...CREDENTIAL_KEYS, 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'ANTHROPIC_DEFAULT_OPUS_MODEL', 'ANTHROPIC_DEFAULT_SONNET_MODEL',
-  'ANTHROPIC_DEFAULT_HAIKU_MODEL', 'ANTHROPIC_SMALL_FAST_MODEL', 'CLAUDE_CODE_SUBAGENT_MODEL', 'API_TIMEOUT_MS',
-  'FLOWER_STORE', 'FLOWER_PROJECT', 'FLOWER_WINDOW', 'FLOWER_PLUGINS', 'FLOWER_LANG', 'FLOWER_DEBUG', 'FLOWER_CLI_RETRIES',
-  'FLOWER_NO_PROBE', 'FLOWER_WATCHDOG', 'FLOWER_PROBE_TIMEOUT', 'FLOWER_PROBE_INTERVAL', 'FLOWER_MAX_OFFLINE_WAIT',
-  'FLOWER_MAX_DELAY', 'FLOWER_MAX_ATTEMPTS', 'FLOWER_BASE_DELAY', 'FLOWER_LINE_MODE',
+  ...CREDENTIAL_KEYS,
+  'ANTHROPIC_BASE_URL',
+  'ANTHROPIC_MODEL',
+  'ANTHROPIC_DEFAULT_OPUS_MODEL',
+  'ANTHROPIC_DEFAULT_SONNET_MODEL',
+  'ANTHROPIC_DEFAULT_HAIKU_MODEL',
+  'ANTHROPIC_SMALL_FAST_MODEL',
+  'CLAUDE_CODE_SUBAGENT_MODEL',
+  'API_TIMEOUT_MS',
+  'FLOWER_STORE',
+  'FLOWER_PROJECT',
+  'FLOWER_WINDOW',
+  'FLOWER_PLUGINS',
+  'FLOWER_LANG',
+  'FLOWER_DEBUG',
+  'FLOWER_CLI_RETRIES',
+  'FLOWER_NO_PROBE',
+  'FLOWER_WATCHDOG',
+  'FLOWER_PROBE_TIMEOUT',
+  'FLOWER_PROBE_INTERVAL',
+  'FLOWER_MAX_OFFLINE_WAIT',
+  'FLOWER_MAX_DELAY',
+  'FLOWER_MAX_ATTEMPTS',
+  'FLOWER_BASE_DELAY',
+  'FLOWER_LINE_MODE',
 ]);
 
 export function resolveEnv(env: EnvMap = process.env, cwd = process.cwd()): ResolvedEnv {
@@ -87,8 +107,14 @@ export function resolveEnv(env: EnvMap = process.env, cwd = process.cwd()): Reso
     read.push(file);
     const skipped: string[] = [];
     for (const [k, v] of Object.entries(parseDotenv(text))) {
-      if (!FILE_KEYS.has(k)) { skipped.push(k); continue; }
-      if (!(k in merged)) { merged[k] = v; from[k] = file; }
+      if (!FILE_KEYS.has(k)) {
+        skipped.push(k);
+        continue;
+      }
+      if (!(k in merged)) {
+        merged[k] = v;
+        from[k] = file;
+      }
     }
     if (skipped.length) ignored.push({ file, names: skipped });
   }

@@ -30,7 +30,9 @@ function errorMessage(body: string): string {
   try {
     const j = JSON.parse(body) as { error?: { message?: unknown; type?: unknown }; type?: unknown };
     if (j.error && typeof j.error.message === 'string') return `${typeof j.error.type === 'string' ? `${j.error.type}: ` : ''}${j.error.message}`;
-  } catch { /* not JSON */ }
+  } catch {
+    /* not JSON */
+  }
   return body.replace(/\s+/g, ' ').trim().slice(0, 160);
 }
 
@@ -43,7 +45,9 @@ export function classifyProbe(a: ProbeAnswer): { kind: ProbeKind; status?: numbe
     try {
       const j = JSON.parse(body) as { type?: unknown };
       if (j.type === 'message') return { kind: 'ok', status, detail: '' };
-    } catch { /* an HTML page or a proxy's banner */ }
+    } catch {
+      /* an HTML page or a proxy's banner */
+    }
     return { kind: 'config', status, detail: `a ${status} answer that is not a Messages API response${detail ? ` (${detail.slice(0, 80)})` : ''}` };
   }
   if (status === 401 || status === 403) return { kind: 'auth', status, detail };
@@ -79,8 +83,10 @@ export async function probeCredentials(i: ProbeInput): Promise<ProbeResult> {
     answer = { status: res.status, body: await res.text() };
   } catch (e) {
     const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-    const what = err.name === 'TimeoutError' ? `no answer within ${Math.round((i.timeoutMs ?? 20_000) / 1000)} s`
-      : err.cause?.code ?? err.cause?.message ?? err.message ?? String(e);
+    const what =
+      err.name === 'TimeoutError'
+        ? `no answer within ${Math.round((i.timeoutMs ?? 20_000) / 1000)} s`
+        : (err.cause?.code ?? err.cause?.message ?? err.message ?? String(e));
     answer = { error: what };
   }
   return { ...classifyProbe(answer), endpoint, model };

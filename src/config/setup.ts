@@ -17,7 +17,14 @@ export interface SetupAnswers {
   model?: string;
 }
 
-const MANAGED = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'ANTHROPIC_DEFAULT_OPUS_MODEL', 'ANTHROPIC_DEFAULT_SONNET_MODEL'];
+const MANAGED = [
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'ANTHROPIC_BASE_URL',
+  'ANTHROPIC_MODEL',
+  'ANTHROPIC_DEFAULT_OPUS_MODEL',
+  'ANTHROPIC_DEFAULT_SONNET_MODEL',
+];
 
 /** The new file's values: pure, so the rules are tested as a table. */
 export function credentialValues(a: SetupAnswers, existing: Record<string, string> = {}): Record<string, string> {
@@ -86,7 +93,9 @@ export function writeCredentials(a: SetupAnswers, env: EnvMap = process.env): { 
   try {
     before = fs.readFileSync(file, 'utf8');
     existing = parseDotenv(before);
-  } catch { /* no file yet */ }
+  } catch {
+    /* no file yet */
+  }
   const values = credentialValues(a, existing);
   const body = [
     '# flower credentials — written by `flower setup`; KEY=VALUE lines, this file is private (0600)',

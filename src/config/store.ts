@@ -11,20 +11,20 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 
-export type StoreSetting =
-  | { kind: 'files' }
-  | { kind: 'postgres'; url: string; from: '--store' | 'FLOWER_STORE' };
+export type StoreSetting = { kind: 'files' } | { kind: 'postgres'; url: string; from: '--store' | 'FLOWER_STORE' };
 
 const FILES = new Set(['', 'runs', 'files', 'sqlite']);
 
 export function storeSetting(env: Record<string, string | undefined>, flag?: string): StoreSetting {
   const fromFlag = flag !== undefined && flag.trim() !== '';
-  const raw = (fromFlag ? flag : env.FLOWER_STORE ?? '').trim();
+  const raw = (fromFlag ? flag : (env.FLOWER_STORE ?? '')).trim();
   if (FILES.has(raw.toLowerCase())) return { kind: 'files' };
   if (/^postgres(?:ql)?:\/\//i.test(raw)) return { kind: 'postgres', url: raw, from: fromFlag ? '--store' : 'FLOWER_STORE' };
   const shown = raw.replace(/\/\/[^@/]*@/, '//***@');
-  throw new ConfigError('bad-store',
-    `${fromFlag ? '--store' : 'FLOWER_STORE'} is "${shown}": use postgres://user:password@host:port/database, or leave it unset for the files in the run dir`);
+  throw new ConfigError(
+    'bad-store',
+    `${fromFlag ? '--store' : 'FLOWER_STORE'} is "${shown}": use postgres://user:password@host:port/database, or leave it unset for the files in the run dir`,
+  );
 }
 
 export interface ProjectIdentity {

@@ -12,9 +12,7 @@
 import path from 'node:path';
 import { clock, readDocument, replaceDocument, unreadableError, writeAtomic, type Written } from './io.js';
 import { ConfigError, StateCorrupt } from '../errors.js';
-import {
-  cleanBody, headingTable, matchHeading, normalizeNewlines, outsideFences, parseSections,
-} from './sections.js';
+import { cleanBody, headingTable, matchHeading, normalizeNewlines, outsideFences, parseSections } from './sections.js';
 
 export const BRIEF_SECTIONS = ['goal', 'acceptance', 'boundaries', 'unknowns'] as const;
 export type BriefSection = (typeof BRIEF_SECTIONS)[number];
@@ -32,8 +30,16 @@ export const BRIEF_HEADINGS = headingTable<BriefSection>({
   acceptance: ['验收标准', '验收条件', '验收', 'acceptance criteria', 'acceptance'],
   boundaries: ['边界', '范围边界', '不做什么', 'boundaries', 'boundary', 'out of scope'],
   unknowns: [
-    '未知与假设', '未知项与假设', '未知项', '已知未知', '假设', '未知',
-    'unknowns and assumptions', 'unknowns & assumptions', 'assumptions', 'unknowns',
+    '未知与假设',
+    '未知项与假设',
+    '未知项',
+    '已知未知',
+    '假设',
+    '未知',
+    'unknowns and assumptions',
+    'unknowns & assumptions',
+    'assumptions',
+    'unknowns',
   ],
 });
 
@@ -85,7 +91,11 @@ function parseAmendments(lines: readonly string[]): Amendment[] {
 }
 
 function remark(text: string): string {
-  return normalizeNewlines(text).split('\n').map((l) => l.replace(/[ \t]+$/, '')).join('\n').trim();
+  return normalizeNewlines(text)
+    .split('\n')
+    .map((l) => l.replace(/[ \t]+$/, ''))
+    .join('\n')
+    .trim();
 }
 
 const sameText = (a: string, b: string) => remark(a) === remark(b);
@@ -152,13 +162,7 @@ export class Brief {
   }
 
   toMarkdown(): string {
-    const parts = [
-      '# 需求确认书',
-      '',
-      '> 由「确认需求」这一步生成并冻结。要改需求,直接改这个文件。',
-      '> 想从头再确认一遍:删掉它(或用 --new)再跑。',
-      '',
-    ];
+    const parts = ['# 需求确认书', '', '> 由「确认需求」这一步生成并冻结。要改需求,直接改这个文件。', '> 想从头再确认一遍:删掉它(或用 --new)再跑。', ''];
     for (const k of BRIEF_SECTIONS) parts.push(`## ${BRIEF_NAMES[k]}`, '', this[k].trim() || '(未填)', '');
     for (const a of this.amendments) parts.push(`## ${a.label}(${a.time})`, a.text.trim(), '');
     return parts.join('\n').trimEnd() + '\n';
@@ -166,15 +170,15 @@ export class Brief {
 
   /** The compact form handed to later steps: non-empty sections, then the amendments. */
   promptBlock(): string {
-    const blocks = BRIEF_SECTIONS
-      .filter((k) => this[k].trim() !== '')
-      .map((k) => `## ${BRIEF_NAMES[k]}\n${this[k].trim()}`);
+    const blocks = BRIEF_SECTIONS.filter((k) => this[k].trim() !== '').map((k) => `## ${BRIEF_NAMES[k]}\n${this[k].trim()}`);
     if (this.amendments.length > 0) {
-      blocks.push([
-        '## 后来的补充',
-        '(确认书冻结之后人又说的话,按时间先后;和上面冲突时以后说的为准)',
-        ...this.amendments.map((a) => `\n### ${a.label}(${a.time})\n${a.text.trim()}`),
-      ].join('\n'));
+      blocks.push(
+        [
+          '## 后来的补充',
+          '(确认书冻结之后人又说的话,按时间先后;和上面冲突时以后说的为准)',
+          ...this.amendments.map((a) => `\n### ${a.label}(${a.time})\n${a.text.trim()}`),
+        ].join('\n'),
+      );
     }
     return blocks.join('\n\n');
   }
@@ -197,14 +201,19 @@ export class Brief {
   write(file: string, opts: { keepAmendments?: boolean; now?: Date } = {}): Written {
     // a person's own 需求.md (or an incomplete one) is moved aside first, never overwritten; its
     // remarks (amendment blocks) still carry over
-    const w = replaceDocument(file, (previous) => {
-      if (previous !== null && opts.keepAmendments !== false) {
-        const older = Brief.parse(previous).amendments;
-        const mine = this.amendments.filter((a) => !older.some((o) => sameText(o.text, a.text)));
-        this.amendments = [...older, ...mine];
-      }
-      return this.toMarkdown();
-    }, opts.now, { foreign: briefForeign });
+    const w = replaceDocument(
+      file,
+      (previous) => {
+        if (previous !== null && opts.keepAmendments !== false) {
+          const older = Brief.parse(previous).amendments;
+          const mine = this.amendments.filter((a) => !older.some((o) => sameText(o.text, a.text)));
+          this.amendments = [...older, ...mine];
+        }
+        return this.toMarkdown();
+      },
+      opts.now,
+      { foreign: briefForeign },
+    );
     this.path = w.path;
     return w;
   }
@@ -221,17 +230,21 @@ export class Brief {
     const r = readDocument(abs);
     if (r.status === 'unreadable') throw unreadableError(abs, r.error);
     if (r.status === 'corrupt') {
-      throw new StateCorrupt('doc-corrupt',
-        `${abs} is damaged (${r.reason}); not appending to it. Move it away (the next clarification ` +
-        'writes a fresh one) and send the remark again.', { path: abs });
+      throw new StateCorrupt(
+        'doc-corrupt',
+        `${abs} is damaged (${r.reason}); not appending to it. Move it away (the next clarification ` + 'writes a fresh one) and send the remark again.',
+        { path: abs },
+      );
     }
     const existing = r.status === 'ok' ? normalizeNewlines(r.text) : '';
     if (Brief.parse(existing).amendments.some((a) => sameText(a.text, body))) return false;
     const label = cleanBody((opts.label ?? DEFAULT_AMEND_LABEL).replace(/[\n()（）]/g, ' ')) || DEFAULT_AMEND_LABEL;
     if (matchHeading(`## ${label}`, BRIEF_HEADINGS)) {
-      throw new ConfigError('doc-bad-label',
-        `amendment label "${label}" is a heading of the brief itself and would be read as that section; ` +
-        `use a label such as "${DEFAULT_AMEND_LABEL}".`, { path: abs });
+      throw new ConfigError(
+        'doc-bad-label',
+        `amendment label "${label}" is a heading of the brief itself and would be read as that section; ` + `use a label such as "${DEFAULT_AMEND_LABEL}".`,
+        { path: abs },
+      );
     }
     const base = existing === '' || existing.endsWith('\n') ? existing : `${existing}\n`;
     writeAtomic(abs, `${base}\n## ${label}(${clock(opts.now)})\n${body}\n`);

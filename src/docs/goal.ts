@@ -21,7 +21,8 @@ export const GOAL_HEADINGS = headingTable<GoalSection>({
  * `[cannot verify here: reason]`. Such a check's fate is sealed at goal time — HT002 found 4 of
  * 15 items unverifiable only after $37 of work — so they are surfaced right away.
  */
-export const UNVERIFIABLE = /\[\s*(?:(?:此环境)?无法验证|(?:cannot|can't|can not)\s+(?:be\s+)?verif(?:y|ied)(?:\s+(?:here|in this environment))?)\s*(?:[:：]\s*([^\]]*))?\]?/i;
+export const UNVERIFIABLE =
+  /\[\s*(?:(?:此环境)?无法验证|(?:cannot|can't|can not)\s+(?:be\s+)?verif(?:y|ied)(?:\s+(?:here|in this environment))?)\s*(?:[:：]\s*([^\]]*))?\]?/i;
 
 /** The reason given in a check's unverifiable mark, '' when none was given, null when unmarked. */
 export function unverifiableReason(check: string): string | null {

@@ -113,13 +113,10 @@ export class Handoff {
    * session assumes the conversation just started and asks for background nobody is there to give.
    */
   promptBlock(): string {
-    const body = HANDOFF_SECTIONS
-      .filter((k) => this[k].trim() !== '')
+    const body = HANDOFF_SECTIONS.filter((k) => this[k].trim() !== '')
       .map((k) => `## ${HANDOFF_NAMES[k]}\n${this[k].trim()}`)
       .join('\n\n');
-    const warn = this.isDegraded
-      ? '\n注意:这份交接是降级的(上一个会话没能写完),内容不全。动手前先去现场核实做到了哪一步。\n'
-      : '';
+    const warn = this.isDegraded ? '\n注意:这份交接是降级的(上一个会话没能写完),内容不全。动手前先去现场核实做到了哪一步。\n' : '';
     return [
       '你在接手一段还没干完的活。上一个会话的上下文满了,它留下了这份交接。',
       '你没有它的记忆,只有这份交接和磁盘上的东西。需求和目标是冻结件,在工作台的 notes/ 里,自己去读。',

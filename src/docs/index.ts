@@ -1,6 +1,15 @@
 export {
-  headingTable, matchHeading, outsideFences, stripFences, normalizeNewlines, isPlaceholder, cleanBody,
-  splitSections, parseSections, bullets, headChars,
+  headingTable,
+  matchHeading,
+  outsideFences,
+  stripFences,
+  normalizeNewlines,
+  isPlaceholder,
+  cleanBody,
+  splitSections,
+  parseSections,
+  bullets,
+  headChars,
 } from './sections.js';
 export type { AliasSpec, Alias, HeadingTable, HeadingForm, HeadingMatch, Section, Split } from './sections.js';
 
@@ -8,7 +17,14 @@ export { readDocument, writeAtomic, replaceDocument, stamp, clock } from './io.j
 export type { DocumentRead, Written, ReplaceOptions } from './io.js';
 
 export {
-  Brief, BRIEF_SECTIONS, BRIEF_NAMES, BRIEF_HEADINGS, DEFAULT_AMEND_LABEL, WAKE_AMEND_LABEL, AMEND_FILE_HEADER, briefForeign,
+  Brief,
+  BRIEF_SECTIONS,
+  BRIEF_NAMES,
+  BRIEF_HEADINGS,
+  DEFAULT_AMEND_LABEL,
+  WAKE_AMEND_LABEL,
+  AMEND_FILE_HEADER,
+  briefForeign,
 } from './brief.js';
 export type { BriefSection, BriefFields, Amendment } from './brief.js';
 
@@ -16,21 +32,42 @@ export { Goal, GOAL_NAMES, GOAL_HEADINGS, UNVERIFIABLE, unverifiableReason, mark
 export type { GoalSection, GoalFields } from './goal.js';
 
 export {
-  Verdict, VERDICT_NAMES, VERDICT_HEADINGS, AMBIGUOUS_REASON, NO_REASON, classifyVerdict,
+  Verdict,
+  VERDICT_NAMES,
+  VERDICT_HEADINGS,
+  AMBIGUOUS_REASON,
+  NO_REASON,
+  classifyVerdict,
 } from './verdict.js';
 export type { VerdictState, CheckResult, VerdictFields } from './verdict.js';
 export { reviewVerdict, matchChecks, normalizeCheck } from './review.js';
 export type { VerdictReview } from './review.js';
 
 export {
-  Handoff, HANDOFF_SECTIONS, HANDOFF_NAMES, HANDOFF_REQUIRED, HANDOFF_HEADINGS, DEGRADED, DEGRADED_SCENE_CHARS,
+  Handoff,
+  HANDOFF_SECTIONS,
+  HANDOFF_NAMES,
+  HANDOFF_REQUIRED,
+  HANDOFF_HEADINGS,
+  DEGRADED,
+  DEGRADED_SCENE_CHARS,
 } from './handoff.js';
 export type { HandoffSection, HandoffFields } from './handoff.js';
 
 export {
-  submitBriefShape, submitBriefSchema, submitGoalShape, submitGoalSchema,
-  submitVerdictShape, submitVerdictSchema, submitHandoffShape, submitHandoffSchema,
-  briefFromSubmission, goalFromSubmission, verdictFromSubmission, handoffFromSubmission, fromSubmission,
+  submitBriefShape,
+  submitBriefSchema,
+  submitGoalShape,
+  submitGoalSchema,
+  submitVerdictShape,
+  submitVerdictSchema,
+  submitHandoffShape,
+  submitHandoffSchema,
+  briefFromSubmission,
+  goalFromSubmission,
+  verdictFromSubmission,
+  handoffFromSubmission,
+  fromSubmission,
   CONTRADICTORY_ACHIEVED,
 } from './schemas.js';
 export type { BriefSubmission, GoalSubmission, VerdictSubmission, HandoffSubmission } from './schemas.js';

@@ -73,18 +73,21 @@ export function writeAtomic(file: string, text: string): void {
     // notes quote tool output (handoffs) and the person's words: private
     writeFileAtomic(file, text, 0o600);
   } catch (e) {
-    throw new FlowerError('doc-write-failed',
-      `could not write ${file}: ${(e as Error).message}. Check that the folder exists and is writable.`,
-      { path: file, cause: e });
+    throw new FlowerError('doc-write-failed', `could not write ${file}: ${(e as Error).message}. Check that the folder exists and is writable.`, {
+      path: file,
+      cause: e,
+    });
   }
 }
 
 const keepCopy = (file: string, now: Date): string => keepCopyAside(file, 'corrupt', now);
 
 export function unreadableError(file: string, error: string): StateCorrupt {
-  return new StateCorrupt('doc-unreadable',
-    `cannot read ${file} (${error}); refusing to overwrite a file whose content is unknown. ` +
-    'Fix its permissions or move it away, then run again.', { path: file });
+  return new StateCorrupt(
+    'doc-unreadable',
+    `cannot read ${file} (${error}); refusing to overwrite a file whose content is unknown. ` + 'Fix its permissions or move it away, then run again.',
+    { path: file },
+  );
 }
 
 /**
@@ -92,12 +95,7 @@ export function unreadableError(file: string, error: string): StateCorrupt {
  * (nothing touched); damaged → copied aside, then replaced. `render` sees the previous text when
  * it was readable, so `render` can carry over what it must not lose (brief amendments).
  */
-export function replaceDocument(
-  file: string,
-  render: (previous: string | null) => string,
-  now: Date = new Date(),
-  o: ReplaceOptions = {},
-): Written {
+export function replaceDocument(file: string, render: (previous: string | null) => string, now: Date = new Date(), o: ReplaceOptions = {}): Written {
   const abs = path.resolve(file);
   const prev = readDocument(abs);
   if (prev.status === 'unreadable') throw unreadableError(abs, prev.error);
@@ -111,9 +109,11 @@ export function replaceDocument(
         kept = keepAside(abs, 'kept', now);
         keptReason = why;
       } catch (e) {
-        throw new StateCorrupt('doc-foreign',
-          `${abs} ${why} and could not be moved aside (${(e as Error).message}); not overwriting it. ` +
-          'Move it away by hand, then run again.', { path: abs, cause: e });
+        throw new StateCorrupt(
+          'doc-foreign',
+          `${abs} ${why} and could not be moved aside (${(e as Error).message}); not overwriting it. ` + 'Move it away by hand, then run again.',
+          { path: abs, cause: e },
+        );
       }
     }
   }
@@ -121,9 +121,12 @@ export function replaceDocument(
     try {
       backup = keepCopy(abs, now);
     } catch (e) {
-      throw new StateCorrupt('doc-corrupt',
+      throw new StateCorrupt(
+        'doc-corrupt',
         `${abs} is damaged (${prev.reason}) and could not be copied aside (${(e as Error).message}); ` +
-        'not overwriting it. Move it away by hand, then run again.', { path: abs, cause: e });
+          'not overwriting it. Move it away by hand, then run again.',
+        { path: abs, cause: e },
+      );
     }
   }
   writeAtomic(abs, render(prev.status === 'ok' ? prev.text : null));

@@ -38,8 +38,14 @@ const TEXT = {
 
 /** A check's text as the judge may write it back: no bullet or number, no mark, case and spacing folded. */
 export function normalizeCheck(s: string): string {
-  return s.replace(UNVERIFIABLE, ' ').replace(/^\s*(?:[-*+]|\d+[.)、]|\[[ xX]\])\s*/, '').replace(/[`*_]/g, '')
-    .replace(/[\s。.;；,，:：!！]+$/u, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  return s
+    .replace(UNVERIFIABLE, ' ')
+    .replace(/^\s*(?:[-*+]|\d+[.)、]|\[[ xX]\])\s*/, '')
+    .replace(/[`*_]/g, '')
+    .replace(/[\s。.;；,，:：!！]+$/u, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 }
 
 /** The shortest text a containment match may rest on: shorter ones match too much. */
@@ -55,13 +61,19 @@ export function matchChecks(goal: readonly string[], judged: readonly CheckResul
   goal.forEach((item, gi) => {
     const g = normalizeCheck(item);
     const i = find((n) => n === g);
-    if (i >= 0) { used.add(i); out[gi] = judged[i]; }
+    if (i >= 0) {
+      used.add(i);
+      out[gi] = judged[i];
+    }
   });
   goal.forEach((item, gi) => {
     if (out[gi]) return;
     const g = normalizeCheck(item);
     const i = find((n) => Math.min(n.length, g.length) >= MIN_CONTAINED && (n.includes(g) || g.includes(n)));
-    if (i >= 0) { used.add(i); out[gi] = judged[i]; }
+    if (i >= 0) {
+      used.add(i);
+      out[gi] = judged[i];
+    }
   });
   return out;
 }

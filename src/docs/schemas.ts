@@ -11,39 +11,44 @@ import { Handoff } from './handoff.js';
 import { Verdict, type CheckResult } from './verdict.js';
 
 const line = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
-const lines = (what: string, describe: string) =>
-  z.array(line(what)).min(1, `give at least one ${what}`).describe(describe);
+const lines = (what: string, describe: string) => z.array(line(what)).min(1, `give at least one ${what}`).describe(describe);
 
 export const submitBriefShape = {
   goal: line('goal').describe('一句话:做什么、给谁用。'),
   acceptance: lines('acceptance criterion', '验收标准,每条一行、可判定:"运行 x,得到 y"。'),
   boundaries: lines('boundary', '边界:明确不做的事,以及怎么干活的规矩(不是交付物的属性)。'),
-  unknowns: lines('unknown or assumption',
-    '未知与假设,每条一行:没问到的、没人回答的、自己猜的。真的没有就写一条说明为什么没有。'),
+  unknowns: lines('unknown or assumption', '未知与假设,每条一行:没问到的、没人回答的、自己猜的。真的没有就写一条说明为什么没有。'),
 };
 export const submitBriefSchema = z.object(submitBriefShape);
 export type BriefSubmission = z.infer<typeof submitBriefSchema>;
 
 export const submitGoalShape = {
   statement: line('statement').describe('一句话:"做完了"是什么样子。'),
-  checks: z.array(z.object({
-    text: line('check').describe('一条可以当场运行并观察的判定项。'),
-    unverifiable_reason: z.string().trim().min(1).optional()
-      .describe('只有这条在此环境里原理上验证不了时才填:为什么验证不了。'),
-  })).min(1, 'give at least one check').describe('判定清单。条数跟着"可能失败的方式"走,边界不是判定项。'),
+  checks: z
+    .array(
+      z.object({
+        text: line('check').describe('一条可以当场运行并观察的判定项。'),
+        unverifiable_reason: z.string().trim().min(1).optional().describe('只有这条在此环境里原理上验证不了时才填:为什么验证不了。'),
+      }),
+    )
+    .min(1, 'give at least one check')
+    .describe('判定清单。条数跟着"可能失败的方式"走,边界不是判定项。'),
 };
 export const submitGoalSchema = z.object(submitGoalShape);
 export type GoalSubmission = z.infer<typeof submitGoalSchema>;
 
 export const submitVerdictShape = {
-  state: z.enum(['achieved', 'not_yet', 'unreachable'])
-    .describe('achieved=达成;not_yet=未达成;unreachable=无法达成(含此环境无法验证)。说不准不等于达成。'),
+  state: z.enum(['achieved', 'not_yet', 'unreachable']).describe('achieved=达成;not_yet=未达成;unreachable=无法达成(含此环境无法验证)。说不准不等于达成。'),
   reason: z.string().trim().describe('差在哪里(不给修法)。达成时可以为空。'),
-  checks: z.array(z.object({
-    item: line('item').describe('判定清单里的那一条。'),
-    pass: z.boolean().nullable().describe('true=看到了通过的证据;false=没通过;null=判断不了(按没通过算)。'),
-    evidence: z.string().trim().describe('看到的证据:跑了什么、得到什么。没有证据就算没通过。'),
-  })).describe('逐条判定,每条带证据。'),
+  checks: z
+    .array(
+      z.object({
+        item: line('item').describe('判定清单里的那一条。'),
+        pass: z.boolean().nullable().describe('true=看到了通过的证据;false=没通过;null=判断不了(按没通过算)。'),
+        evidence: z.string().trim().describe('看到的证据:跑了什么、得到什么。没有证据就算没通过。'),
+      }),
+    )
+    .describe('逐条判定,每条带证据。'),
 };
 export const submitVerdictSchema = z.object(submitVerdictShape);
 export type VerdictSubmission = z.infer<typeof submitVerdictSchema>;
@@ -59,7 +64,11 @@ export const submitHandoffSchema = z.object(submitHandoffShape);
 export type HandoffSubmission = z.infer<typeof submitHandoffSchema>;
 
 const asList = (items: readonly string[]) =>
-  items.map((s) => s.trim()).filter((s) => s !== '').map((s) => `- ${s.replace(/^[-*+][ \t]+/, '')}`).join('\n');
+  items
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((s) => `- ${s.replace(/^[-*+][ \t]+/, '')}`)
+    .join('\n');
 
 export function briefFromSubmission(x: BriefSubmission): Brief {
   return new Brief({

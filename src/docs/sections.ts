@@ -152,7 +152,10 @@ export function cleanBody(body: string): string {
     .split('\n')
     .map((l) => l.replace(/[ \t]+$/, ''))
     .filter((l) => !RULE.test(l));
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 function bodyOrEmpty(body: string): string {
@@ -219,7 +222,10 @@ export function bullets(text: string): string[] {
   const items: string[] = [];
   let prevBlank = true;
   for (const raw of normalizeNewlines(text ?? '').split('\n')) {
-    if (raw.trim() === '') { prevBlank = true; continue; }
+    if (raw.trim() === '') {
+      prevBlank = true;
+      continue;
+    }
     const isBullet = BULLET.test(raw);
     if (!isBullet && /^[ \t]{2,}\S/.test(raw) && !prevBlank && items.length > 0) {
       items[items.length - 1] += ` ${raw.trim()}`;

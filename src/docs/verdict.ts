@@ -47,20 +47,32 @@ const STATE_WORDS: readonly (readonly [RegExp, Exclude<VerdictState, ''>])[] = [
   // "Can't verify here" is unreachable, never a pass (HT001: the judge read a Darwin branch in
   // the source and passed a Linux ELF).
   [cjk('无法验证', '没法验证', '验证不了', '无法判定', '无法达成', '不可达成', '不能达成', '不可能达成', '达不成', '做不到'), 'unreachable'],
-  [w('unverifiable|unreachable|impossible|unachievable|not achievable|can(?:not|\'t| not) be (?:achieved|verified|reached|met)'), 'unreachable'],
+  [w("unverifiable|unreachable|impossible|unachievable|not achievable|can(?:not|'t| not) be (?:achieved|verified|reached|met)"), 'unreachable'],
   [cjk('尚未达成', '未达成', '没达成', '没有达成', '并未达成'), 'not_yet'],
-  [/(?<![a-z0-9_])(?:not[ _-]yet|unmet|unachieved)(?![a-z0-9_])|(?:(?<![a-z0-9_])not|n['’]t)(?:\s+(?:been|yet|fully|be|all))*\s+(?:achieved|met|reached|satisfied|done|completed?)(?![a-z0-9_])/, 'not_yet'],
+  [
+    /(?<![a-z0-9_])(?:not[ _-]yet|unmet|unachieved)(?![a-z0-9_])|(?:(?<![a-z0-9_])not|n['’]t)(?:\s+(?:been|yet|fully|be|all))*\s+(?:achieved|met|reached|satisfied|done|completed?)(?![a-z0-9_])/,
+    'not_yet',
+  ],
   [cjk('已达成', '达成'), 'achieved'],
   [w('achieved'), 'achieved'],
 ];
 
 const EXACT: ReadonlyMap<string, Exclude<VerdictState, ''>> = new Map([
-  ['1', 'achieved'], ['true', 'achieved'], ['yes', 'achieved'], ['是', 'achieved'],
-  ['0', 'not_yet'], ['false', 'not_yet'], ['no', 'not_yet'], ['否', 'not_yet'],
+  ['1', 'achieved'],
+  ['true', 'achieved'],
+  ['yes', 'achieved'],
+  ['是', 'achieved'],
+  ['0', 'not_yet'],
+  ['false', 'not_yet'],
+  ['no', 'not_yet'],
+  ['否', 'not_yet'],
 ]);
 
 function bare(text: string): string {
-  return text.toLowerCase().replace(/[*_`【】[\]"'“”。.!！,，;；:：\s]+/g, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/[*_`【】[\]"'“”。.!！,，;；:：\s]+/g, ' ')
+    .trim();
 }
 
 /** The state named by a conclusion text, '' when it names none. */
@@ -83,12 +95,18 @@ export function classifyVerdict(text: string, opts: { standaloneDigits?: boolean
 /** What the worker is told after a rejection, in the terminal's language (the seed's wording in zh). */
 const FEEDBACK = {
   zh: {
-    head: '上一轮的产出没有达成目标。判定者给的理由:', noReason: NO_REASON, failed: '没通过的判定项:',
-    seen: (ev: string) => `(看到的:${ev})`, next: '接着做:只补上面这些差距。不要重头开始,也不要扩大范围。',
+    head: '上一轮的产出没有达成目标。判定者给的理由:',
+    noReason: NO_REASON,
+    failed: '没通过的判定项:',
+    seen: (ev: string) => `(看到的:${ev})`,
+    next: '接着做:只补上面这些差距。不要重头开始,也不要扩大范围。',
   },
   en: {
-    head: 'The last round did not reach the goal. The judge\'s reason:', noReason: '(no reason given)', failed: 'Checks that did not pass:',
-    seen: (ev: string) => ` (seen: ${ev})`, next: 'Go on: close only these gaps. Do not start over, and do not widen the scope.',
+    head: "The last round did not reach the goal. The judge's reason:",
+    noReason: '(no reason given)',
+    failed: 'Checks that did not pass:',
+    seen: (ev: string) => ` (seen: ${ev})`,
+    next: 'Go on: close only these gaps. Do not start over, and do not widen the scope.',
   },
 } as const;
 
@@ -151,9 +169,10 @@ export class Verdict {
     const split = splitSections(text ?? '', VERDICT_HEADINGS);
     const first = (k: VerdictSection) => split.sections.find((s) => s.key === k && s.body !== '')?.body ?? '';
     const stateText = first('state');
-    const state = stateText !== ''
-      ? classifyVerdict(stateText, { standaloneDigits: true })
-      : classifyVerdict(split.preamble !== '' ? split.preamble : stripFences(text ?? '').trim());
+    const state =
+      stateText !== ''
+        ? classifyVerdict(stateText, { standaloneDigits: true })
+        : classifyVerdict(split.preamble !== '' ? split.preamble : stripFences(text ?? '').trim());
     return new Verdict({
       state,
       reason: first('reason'),

@@ -1,3 +1,4 @@
+// biome-ignore-all format: option and path tables, one tool or rule per line; the layout is the table
 /**
  * Where credentials live: the one list every wall reads — the glance classifier (names in a command),
  * the Read/Grep/Glob wall (paths), and the OS sandbox (folders and files its commands cannot read).

@@ -36,9 +36,7 @@ export interface ParsedOption {
   readonly pattern?: string;
 }
 
-export type Parsed =
-  | { ok: true; options: ParsedOption[]; operands: Word[] }
-  | { ok: false; reason: string };
+export type Parsed = { ok: true; options: ParsedOption[]; operands: Word[] } | { ok: false; reason: string };
 
 interface Compiled {
   short: Map<string, Arity>;
@@ -58,9 +56,13 @@ function compile(t: OptionTable): Compiled {
   const spec = t.short ?? '';
   for (let i = 0; i < spec.length; i++) {
     const c = spec[i]!;
-    if (spec[i + 1] === ':' && spec[i + 2] === ':') { short.set(c, '?'); i += 2; }
-    else if (spec[i + 1] === ':') { short.set(c, 1); i += 1; }
-    else short.set(c, 0);
+    if (spec[i + 1] === ':' && spec[i + 2] === ':') {
+      short.set(c, '?');
+      i += 2;
+    } else if (spec[i + 1] === ':') {
+      short.set(c, 1);
+      i += 1;
+    } else short.set(c, 0);
   }
   const long = new Map<string, Arity>();
   for (const l of t.long ?? []) {
@@ -68,7 +70,12 @@ function compile(t: OptionTable): Compiled {
     long.set(m[1]!, m[2] === '=' ? 1 : m[2] === '=?' ? '?' : m[2] === '=+' ? 'last' : 0);
   }
   const refused = t.refused ?? {};
-  const names = [...long.keys(), ...Object.keys(refused).filter((k) => k.startsWith('--')).map((k) => k.slice(2))];
+  const names = [
+    ...long.keys(),
+    ...Object.keys(refused)
+      .filter((k) => k.startsWith('--'))
+      .map((k) => k.slice(2)),
+  ];
   const c: Compiled = { short, long, numeric: t.numeric ?? false, refused, names };
   cache.set(t, c);
   return c;
@@ -101,7 +108,10 @@ export function getopt(t: OptionTable, args: readonly Word[], budget: Budget = n
     const w = args[i]!;
     const a = w.text;
     budget.spend();
-    if (a === '--') { for (let k = i + 1; k < args.length; k++) operands.push(args[k]!); break; }
+    if (a === '--') {
+      for (let k = i + 1; k < args.length; k++) operands.push(args[k]!);
+      break;
+    }
     if (a.startsWith('--')) {
       const eq = a.indexOf('=');
       const written = eq < 0 ? a.slice(2) : a.slice(2, eq);
@@ -121,15 +131,22 @@ export function getopt(t: OptionTable, args: readonly Word[], budget: Budget = n
       continue;
     }
     if (a.startsWith('-') && a.length > 1) {
-      if (c.numeric && /^-\d+$/.test(a)) { options.push({ name: '-NUM', value: a.slice(1) }); continue; }
+      if (c.numeric && /^-\d+$/.test(a)) {
+        options.push({ name: '-NUM', value: a.slice(1) });
+        continue;
+      }
       for (let k = 1; k < a.length; k++) {
         budget.spend();
         const ch = a[k]!;
         const why = refusedWhy(`-${ch}`);
         if (why !== undefined) return { ok: false, reason: `\`-${ch}\`${a.length > 2 ? ` (in \`${a}\`)` : ''} ${why}; ${dispatch}` };
         const arity = c.short.get(ch);
-        if (arity === undefined) return { ok: false, reason: `\`-${ch}\`${a.length > 2 ? ` (in \`${a}\`)` : ''} is not an option a glance may use here; ${dispatch}` };
-        if (arity === 0) { options.push({ name: `-${ch}` }); continue; }
+        if (arity === undefined)
+          return { ok: false, reason: `\`-${ch}\`${a.length > 2 ? ` (in \`${a}\`)` : ''} is not an option a glance may use here; ${dispatch}` };
+        if (arity === 0) {
+          options.push({ name: `-${ch}` });
+          continue;
+        }
         if (k + 1 < a.length) options.push(glued(`-${ch}`, w, k + 1));
         else if (arity === 1 || (arity === 'last' && i + 1 < args.length)) {
           if (i + 1 >= args.length) return { ok: false, reason: `\`-${ch}\` needs a value` };

@@ -1,3 +1,4 @@
+// biome-ignore-all format: option and path tables, one tool or rule per line; the layout is the table
 // git: global options that pick another repository, config or program are refused; subcommands are an
 // allowlist, each with its own option table; nothing that talks to the network, runs a pager, an
 // external diff, a textconv filter or gpg (`%G?` format placeholders, `--show-signature`) passes.

@@ -40,9 +40,20 @@ export function compileGlob(p: string, budget: Budget = new Budget()): Glob {
   let fixed = 0;
   for (let i = 0; i < n; i++) {
     const c = p[i]!;
-    if (c === '\\' && i + 1 < n) { tokens.push({ k: 'lit', c: p[++i]! }); fixed++; continue; }
-    if (c === '*') { if (tokens[tokens.length - 1]?.k !== 'star') tokens.push({ k: 'star' }); continue; }
-    if (c === '?') { tokens.push({ k: 'any' }); fixed++; continue; }
+    if (c === '\\' && i + 1 < n) {
+      tokens.push({ k: 'lit', c: p[++i]! });
+      fixed++;
+      continue;
+    }
+    if (c === '*') {
+      if (tokens[tokens.length - 1]?.k !== 'star') tokens.push({ k: 'star' });
+      continue;
+    }
+    if (c === '?') {
+      tokens.push({ k: 'any' });
+      fixed++;
+      continue;
+    }
     if (c === '[') {
       let q = i + 1;
       const negated = p[q] === '!' || p[q] === '^';
@@ -133,8 +144,16 @@ function matchTokens(g: Glob, name: string, o: MatchOptions, budget: Budget): bo
   while (i < name.length) {
     budget.spend();
     const tok = t[p];
-    if (tok?.k === 'star') { starP = p++; starI = i; continue; }
-    if (tok !== undefined && tokenMatches(tok, name[i]!, fold)) { p++; i++; continue; }
+    if (tok?.k === 'star') {
+      starP = p++;
+      starI = i;
+      continue;
+    }
+    if (tok !== undefined && tokenMatches(tok, name[i]!, fold)) {
+      p++;
+      i++;
+      continue;
+    }
     if (starP < 0) return false;
     p = starP + 1;
     i = ++starI;
@@ -198,7 +217,10 @@ function runShape(t: readonly GlobToken[], word: string, more: number, fold: boo
 export function hasGlobSyntax(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
-    if (c === '\\') { i++; continue; }
+    if (c === '\\') {
+      i++;
+      continue;
+    }
     if (c === '*' || c === '?' || c === '[') return true;
   }
   return false;

@@ -32,17 +32,48 @@ const VERBS: Readonly<Record<string, VerbRule>> = { ...FILE_VERBS, ...SYSTEM_VER
 const FOREVER = 'runs until it is stopped';
 /** Verbs refused by name, with the reason the model reads. */
 const NAMED: Readonly<Record<string, string>> = {
-  xargs: 'runs a command per input line', exec: 'replaces the shell', eval: 'runs arbitrary text', source: 'runs a script in the shell',
-  '.': 'runs a script in the shell', tee: 'writes files', sudo: 'runs a command as another user', env: 'prints the environment (secrets) or runs a command',
-  printenv: 'prints the environment, which holds secrets', set: 'prints or changes shell state', export: 'changes the environment', declare: 'evaluates array subscripts',
-  builtin: 'runs its argument', jobs: 'can run a command (`jobs -x`)', kubectl: 'talks to a cluster', docker: 'talks to a daemon',
-  systemctl: 'talks to the service manager', npx: 'can download and run packages', time: 'runs its argument', watch: 'runs its argument forever',
-  less: 'can run commands', more: 'can run commands', man: 'runs a pager', alias: 'changes shell state', trap: 'changes shell state',
+  xargs: 'runs a command per input line',
+  exec: 'replaces the shell',
+  eval: 'runs arbitrary text',
+  source: 'runs a script in the shell',
+  '.': 'runs a script in the shell',
+  tee: 'writes files',
+  sudo: 'runs a command as another user',
+  env: 'prints the environment (secrets) or runs a command',
+  printenv: 'prints the environment, which holds secrets',
+  set: 'prints or changes shell state',
+  export: 'changes the environment',
+  declare: 'evaluates array subscripts',
+  builtin: 'runs its argument',
+  jobs: 'can run a command (`jobs -x`)',
+  kubectl: 'talks to a cluster',
+  docker: 'talks to a daemon',
+  systemctl: 'talks to the service manager',
+  npx: 'can download and run packages',
+  time: 'runs its argument',
+  watch: 'runs its argument forever',
+  less: 'can run commands',
+  more: 'can run commands',
+  man: 'runs a pager',
+  alias: 'changes shell state',
+  trap: 'changes shell state',
   // never return, or only when told how often (an audit of every form that blocks)
-  ping: 'talks to the network and, without a count, never ends', top: FOREVER, htop: FOREVER, btop: FOREVER, yes: 'prints forever', sleep: 'only waits',
-  vmstat: 'with an interval and no count, never ends', iostat: 'with an interval and no count, never ends', mpstat: 'with an interval and no count, never ends',
-  sar: 'with an interval and no count, never ends', dmesg: 'reads the kernel log (and `-w`/`--follow` never ends)', journalctl: 'reads the system journal (and `-f` never ends)',
-  nc: 'opens network connections', netcat: 'opens network connections', telnet: 'opens network connections', read: 'waits for input',
+  ping: 'talks to the network and, without a count, never ends',
+  top: FOREVER,
+  htop: FOREVER,
+  btop: FOREVER,
+  yes: 'prints forever',
+  sleep: 'only waits',
+  vmstat: 'with an interval and no count, never ends',
+  iostat: 'with an interval and no count, never ends',
+  mpstat: 'with an interval and no count, never ends',
+  sar: 'with an interval and no count, never ends',
+  dmesg: 'reads the kernel log (and `-w`/`--follow` never ends)',
+  journalctl: 'reads the system journal (and `-f` never ends)',
+  nc: 'opens network connections',
+  netcat: 'opens network connections',
+  telnet: 'opens network connections',
+  read: 'waits for input',
 };
 
 export const EPHEMERAL_VERBS: readonly string[] = Object.freeze(Object.keys(VERBS).sort());
@@ -74,9 +105,10 @@ const deviceIn = (w: { text: string; glob: boolean; pattern?: string }, ctx: Ctx
   const pieces: [string, string | undefined][] = [[w.text, pat]];
   const texts = w.text.split(/[:=]/);
   const pats = pat?.split(/[:=]/);
-  if (texts.length > 1) texts.forEach((t, i) => {
-    pieces.push([t, pats?.[i]]);
-  });
+  if (texts.length > 1)
+    texts.forEach((t, i) => {
+      pieces.push([t, pats?.[i]]);
+    });
   if (/^-[^-]/.test(w.text)) pieces.push([w.text.slice(2), pat === undefined ? undefined : patternFrom(w as Word, 2)]);
   return onEach(ctx, (cwd) => {
     for (const [text, pattern] of pieces) {
@@ -108,7 +140,7 @@ function pathChecks(rule: VerbRule, paths: readonly Word[], options: readonly Pa
   return null;
 }
 
-const STDIN = 'reads standard input, which is the session\'s own here and may never end; pipe something into it or give a file';
+const STDIN = "reads standard input, which is the session's own here and may never end; pipe something into it or give a file";
 
 /** The verb word and the checks every verb shares (named refusals, option-like globs). */
 function verbOf(words: readonly Word[]): { rule: VerbRule; verb: string } | { reason: string } {
@@ -122,8 +154,10 @@ function verbOf(words: readonly Word[]): { rule: VerbRule; verb: string } | { re
   for (const w of args) {
     if (/^\/dev\/(tcp|udp)\//.test(w.text)) return { reason: `\`${w.text}\` opens a network connection; ${dispatch}` };
     // `--include=*.ts` can only expand to `--include=…` (the same option), so a literal `--name=` prefix is safe
-    if (w.glob && w.text.startsWith('-') && !/^--[\w-]+=/.test(w.text)) return { reason: `the option-like glob \`${w.text}\` could expand to any option; ${dispatch}` };
-    if (w.globLead && !rule.globSafe) return { reason: `the glob \`${w.text}\` could expand to a file named like an option of \`${verb}\`; write \`./${w.text}\` or dispatch a worker` };
+    if (w.glob && w.text.startsWith('-') && !/^--[\w-]+=/.test(w.text))
+      return { reason: `the option-like glob \`${w.text}\` could expand to any option; ${dispatch}` };
+    if (w.globLead && !rule.globSafe)
+      return { reason: `the glob \`${w.text}\` could expand to a file named like an option of \`${verb}\`; write \`./${w.text}\` or dispatch a worker` };
   }
   return { rule, verb };
 }
@@ -146,7 +180,8 @@ function judgeCommand(c: SimpleCommand, ctx: Ctx): Judged {
   const paths = pathOperands(rule, p);
   const bad = pathChecks(rule, rule.textOperands ? [] : paths, p.options, ctx);
   if (bad) return { reason: bad };
-  if (rule.stdin?.(p, paths, ctx.budget) && !ctx.piped && !p.options.some((o) => o.name === '--help' || o.name === '--version')) return { reason: `\`${verb}\` without a file ${STDIN}; ${dispatch}` };
+  if (rule.stdin?.(p, paths, ctx.budget) && !ctx.piped && !p.options.some((o) => o.name === '--help' || o.name === '--version'))
+    return { reason: `\`${verb}\` without a file ${STDIN}; ${dispatch}` };
   let insert: readonly string[] | undefined;
   if (rule.search?.when(p)) {
     const folders = rule.search.folders?.(p, paths) ?? (paths.length > 0 ? paths : [madeUpWord('.')]);
@@ -208,7 +243,8 @@ function judgeLine(command: string, budget: Budget): EphemeralVerdict {
   }
   pieces.push(command.slice(from));
   const out = pieces.join('');
-  if (out.length > GLANCE_MAX_CHARS) return { ok: false, reason: `the command with its \`.env\` exclusions would be longer than ${GLANCE_MAX_CHARS} characters; ${dispatch}` };
+  if (out.length > GLANCE_MAX_CHARS)
+    return { ok: false, reason: `the command with its \`.env\` exclusions would be longer than ${GLANCE_MAX_CHARS} characters; ${dispatch}` };
   return { ok: true, command: out };
 }
 
@@ -224,7 +260,8 @@ export function judgeGlance(command: string): EphemeralVerdict {
   try {
     return judgeLine(command, new Budget());
   } catch (e) {
-    if (e instanceof BudgetExceeded) return { ok: false, reason: `the command is too complex to check as a glance (more than ${GLANCE_MAX_STEPS} steps); ${dispatch}` };
+    if (e instanceof BudgetExceeded)
+      return { ok: false, reason: `the command is too complex to check as a glance (more than ${GLANCE_MAX_STEPS} steps); ${dispatch}` };
     return { ok: false, reason: `the classifier could not judge this command (${e instanceof Error ? e.message.slice(0, 200) : 'an error'}); ${dispatch}` };
   }
 }

@@ -9,16 +9,45 @@ import { Budget } from './budget.js';
 import { jqProgram } from './jq.js';
 import { dispatch, type CustomResult } from './rule.js';
 
-const FLAGS = new Set(['null-input', 'raw-output', 'raw-output0', 'join-output', 'ascii-output', 'compact-output', 'slurp', 'sort-keys', 'color-output',
-  'monochrome-output', 'exit-status', 'raw-input', 'tab', 'seq', 'stream', 'stream-errors', 'unbuffered', 'help', 'version', 'build-configuration']);
+const FLAGS = new Set([
+  'null-input',
+  'raw-output',
+  'raw-output0',
+  'join-output',
+  'ascii-output',
+  'compact-output',
+  'slurp',
+  'sort-keys',
+  'color-output',
+  'monochrome-output',
+  'exit-status',
+  'raw-input',
+  'tab',
+  'seq',
+  'stream',
+  'stream-errors',
+  'unbuffered',
+  'help',
+  'version',
+  'build-configuration',
+]);
 const SHORT_FLAGS = new Set(['n', 'r', 'j', 'a', 'c', 's', 'S', 'C', 'M', 'e', 'R', 'h', 'V']);
 /** options and the number of words they take; `file`: the second one is a file jq reads */
 const VALUED: Readonly<Record<string, { n: number; file?: boolean }>> = {
-  indent: { n: 1 }, arg: { n: 2 }, argjson: { n: 2 }, slurpfile: { n: 2, file: true }, rawfile: { n: 2, file: true }, argfile: { n: 2, file: true },
+  indent: { n: 1 },
+  arg: { n: 2 },
+  argjson: { n: 2 },
+  slurpfile: { n: 2, file: true },
+  rawfile: { n: 2, file: true },
+  argfile: { n: 2, file: true },
 };
 const REFUSED: Readonly<Record<string, string>> = {
-  f: 'reads its program from a file the classifier cannot see', 'from-file': 'reads its program from a file the classifier cannot see',
-  L: 'loads modules from disk', 'library-path': 'loads modules from disk', 'debug-dump-disasm': 'is a debugging option', 'debug-trace': 'is a debugging option',
+  f: 'reads its program from a file the classifier cannot see',
+  'from-file': 'reads its program from a file the classifier cannot see',
+  L: 'loads modules from disk',
+  'library-path': 'loads modules from disk',
+  'debug-dump-disasm': 'is a debugging option',
+  'debug-trace': 'is a debugging option',
 };
 
 /** Why `jq ARGS` is not a glance, or its input files and whether it reads standard input. */
@@ -33,11 +62,17 @@ export function jqCommand(args: readonly Word[], budget: Budget = new Budget()):
     budget.spend();
     const w = args[i]!;
     const a = w.text;
-    if (!done && a === '--') { done = true; continue; }
+    if (!done && a === '--') {
+      done = true;
+      continue;
+    }
     if (!done && a.startsWith('--')) {
       const name = a.slice(2);
       if (Object.hasOwn(REFUSED, name)) return `jq \`${a}\` ${REFUSED[name]}; ${dispatch}`;
-      if (name === 'args' || name === 'jsonargs') { values = true; continue; }
+      if (name === 'args' || name === 'jsonargs') {
+        values = true;
+        continue;
+      }
       if (name === 'help' || name === 'version' || name === 'build-configuration') return { paths: [], stdin: false };
       if (name === 'null-input') nullInput = true;
       if (FLAGS.has(name)) continue;

@@ -12,6 +12,7 @@
 import { Budget } from './budget.js';
 import { regexRisk } from './regex.js';
 
+// biome-ignore format: a table, rows grouped by kind
 const ALLOWED = new Set([
   'empty', 'error', 'not', 'length', 'utf8bytelength', 'keys', 'keys_unsorted', 'values', 'has', 'in', 'inside', 'contains', 'map', 'map_values',
   'path', 'paths', 'leaf_paths', 'getpath', 'setpath', 'del', 'delpaths', 'to_entries', 'from_entries', 'with_entries', 'select', 'recurse', 'add',
@@ -29,6 +30,7 @@ const FORMATS = new Set(['@base64', '@base64d', '@base32', '@base32d', '@csv', '
 const REGEX_FIRST = new Set(['test', 'match', 'capture', 'scan', 'splits', 'sub', 'gsub']);
 
 /** Why some names are refused, for the message; any other name off the allowlist is "not known to terminate". */
+// biome-ignore format: a table, rows grouped by kind
 const WHY: Readonly<Record<string, string>> = {
   env: 'reads the environment, which can hold secrets', $ENV: 'reads the environment, which can hold secrets',
   import: 'loads a module from disk', include: 'loads a module from disk', modulemeta: 'reads module files', get_search_list: 'reads the module search path',
@@ -42,7 +44,11 @@ const WHY: Readonly<Record<string, string>> = {
 /** Operators that can multiply the work, beyond which a filter is refused. */
 export const MAX_AMPLIFIERS = 24;
 
-interface Tok { readonly t: 'ident' | 'var' | 'field' | 'fmt' | 'str' | 'num' | 'p'; readonly v: string; interp?: boolean }
+interface Tok {
+  readonly t: 'ident' | 'var' | 'field' | 'fmt' | 'str' | 'num' | 'p';
+  readonly v: string;
+  interp?: boolean;
+}
 type Frame = { k: 'str'; tok: Tok } | { k: 'interp'; depth: number };
 
 const IDENT = /[A-Za-z0-9_]/;
@@ -62,30 +68,69 @@ function tokenize(src: string, budget: Budget): Tok[] | string {
     const c = src[i]!;
     const top = stack[stack.length - 1];
     if (top?.k === 'str') {
-      if (c === '"') { stack.pop(); i++; continue; }
-      if (c === '\\' && src[i + 1] === '(') { top.tok.interp = true; stack.push({ k: 'interp', depth: 0 }); toks.push({ t: 'p', v: '(' }); i += 2; continue; }
+      if (c === '"') {
+        stack.pop();
+        i++;
+        continue;
+      }
+      if (c === '\\' && src[i + 1] === '(') {
+        top.tok.interp = true;
+        stack.push({ k: 'interp', depth: 0 });
+        toks.push({ t: 'p', v: '(' });
+        i += 2;
+        continue;
+      }
       (top.tok as { v: string }).v += c === '\\' ? (src[i + 1] ?? '') : c;
       i += c === '\\' ? 2 : 1;
       continue;
     }
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') { i++; continue; }
-    if (c === '#') { while (i < src.length && src[i] !== '\n') i++; continue; }
-    if (c === '"') { const tok: Tok = { t: 'str', v: '' }; toks.push(tok); stack.push({ k: 'str', tok }); i++; continue; }
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+      i++;
+      continue;
+    }
+    if (c === '#') {
+      while (i < src.length && src[i] !== '\n') i++;
+      continue;
+    }
+    if (c === '"') {
+      const tok: Tok = { t: 'str', v: '' };
+      toks.push(tok);
+      stack.push({ k: 'str', tok });
+      i++;
+      continue;
+    }
     if (c === '(' && top?.k === 'interp') top.depth++;
     if (c === ')' && top?.k === 'interp') {
-      if (top.depth === 0) { stack.pop(); toks.push({ t: 'p', v: ')' }); i++; continue; }
+      if (top.depth === 0) {
+        stack.pop();
+        toks.push({ t: 'p', v: ')' });
+        i++;
+        continue;
+      }
       top.depth--;
     }
     if (/\d/.test(c) || (c === '.' && /\d/.test(src[i + 1] ?? ''))) {
       let j = i;
       while (j < src.length && /[\d.]/.test(src[j]!)) j++;
-      if (/[eE]/.test(src[j] ?? '') && /[+\-\d]/.test(src[j + 1] ?? '')) { j += 2; while (j < src.length && /\d/.test(src[j]!)) j++; }
+      if (/[eE]/.test(src[j] ?? '') && /[+\-\d]/.test(src[j + 1] ?? '')) {
+        j += 2;
+        while (j < src.length && /\d/.test(src[j]!)) j++;
+      }
       toks.push({ t: 'num', v: src.slice(i, j) });
       i = j;
       continue;
     }
-    if (c === '.' && src[i + 1] === '.') { toks.push({ t: 'p', v: '..' }); i += 2; continue; }
-    if (c === '.' && /[A-Za-z_]/.test(src[i + 1] ?? '')) { const j = word(i + 1); toks.push({ t: 'field', v: src.slice(i, j) }); i = j; continue; }
+    if (c === '.' && src[i + 1] === '.') {
+      toks.push({ t: 'p', v: '..' });
+      i += 2;
+      continue;
+    }
+    if (c === '.' && /[A-Za-z_]/.test(src[i + 1] ?? '')) {
+      const j = word(i + 1);
+      toks.push({ t: 'field', v: src.slice(i, j) });
+      i = j;
+      continue;
+    }
     if (c === '$' || c === '@' || /[A-Za-z_]/.test(c)) {
       const j = word(c === '$' || c === '@' ? i + 1 : i);
       toks.push({ t: c === '$' ? 'var' : c === '@' ? 'fmt' : 'ident', v: src.slice(i, j) });
@@ -144,13 +189,20 @@ export function jqProgram(filter: string, budget: Budget = new Budget()): string
     const t = toks[i]!;
     const inObj = frames[frames.length - 1] === '{';
     if (t.t === 'p') {
-      if (t.v === '{') { frames.push('{'); objects.push(true); continue; }
+      if (t.v === '{') {
+        frames.push('{');
+        objects.push(true);
+        continue;
+      }
       if (t.v === '(' || t.v === '[') frames.push(t.v);
-      else if (t.v === ')' || t.v === ']' || t.v === '}') { if (frames.pop() === '{') objects.pop(); }
+      else if (t.v === ')' || t.v === ']' || t.v === '}') {
+        if (frames.pop() === '{') objects.pop();
+      }
       if (inObj && t.v === ':') objects[objects.length - 1] = false;
       if (inObj && t.v === ',') objects[objects.length - 1] = true;
       if ([',', '..', '+', '*'].includes(t.v) || (t.v === '[' && toks[i + 1]?.v === ']')) amplifiers++;
-      if (t.v === '*' && [toks[i - 1], toks[i + 1]].some((n) => n?.t === 'num' && Number(n.v) > 100000)) return 'jq `*` with a large number can build a huge string';
+      if (t.v === '*' && [toks[i - 1], toks[i + 1]].some((n) => n?.t === 'num' && Number(n.v) > 100000))
+        return 'jq `*` with a large number can build a huge string';
       continue;
     }
     // `{a: …}`, `{"a": …}`, `{$x}`, `{if: …}`: a key is a name, not a call (`{$ENV}` still reads the environment)
@@ -167,6 +219,7 @@ export function jqProgram(filter: string, budget: Budget = new Budget()): string
     const r = callRisk(toks, i, argsOf, budget);
     if (r) return r;
   }
-  if (amplifiers > MAX_AMPLIFIERS) return `the jq filter has ${amplifiers} operators that multiply its work (\`,\`, \`..\`, \`[]\`, \`+\`, \`*\`, \`as\`…), more than ${MAX_AMPLIFIERS}`;
+  if (amplifiers > MAX_AMPLIFIERS)
+    return `the jq filter has ${amplifiers} operators that multiply its work (\`,\`, \`..\`, \`[]\`, \`+\`, \`*\`, \`as\`…), more than ${MAX_AMPLIFIERS}`;
   return null;
 }

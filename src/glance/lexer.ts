@@ -27,9 +27,9 @@ export const madeUpWord = (text: string, glob = false, pattern?: string): Word =
   pattern === undefined ? { text, glob, globLead: false, start: -1, end: -1 } : { text, glob, globLead: false, pattern, start: -1, end: -1 };
 
 export type Redirect =
-  | { kind: 'in'; target: Word }        // `< file`
-  | { kind: 'null' }                     // `>/dev/null`, `2>/dev/null`, `&>/dev/null`, `>>/dev/null`
-  | { kind: 'dup' };                     // `2>&1`, `>&2`
+  | { kind: 'in'; target: Word } // `< file`
+  | { kind: 'null' } // `>/dev/null`, `2>/dev/null`, `&>/dev/null`, `>>/dev/null`
+  | { kind: 'dup' }; // `2>&1`, `>&2`
 
 export interface SimpleCommand {
   readonly words: Word[];
@@ -143,7 +143,10 @@ class Lexer {
   private redirects: Redirect[] = [];
   private i = 0;
 
-  constructor(private readonly s: string, private readonly budget: Budget) {
+  constructor(
+    private readonly s: string,
+    private readonly budget: Budget,
+  ) {
     this.n = s.length;
     this.closes = bracketCloses(s);
   }
@@ -161,24 +164,49 @@ class Lexer {
   /** Reads the blank, comment, operator or redirection at i; false when a word starts there instead. */
   private operator(c: string): boolean {
     const { s } = this;
-    if (c === ' ' || c === '\t' || c === '\r') { this.i++; return true; }
-    if (c === '\n') { this.i++; this.endCommand(';'); return true; }
-    if (c === '#' ) { while (this.i < this.n && s[this.i] !== '\n') this.i++; return true; }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      this.i++;
+      return true;
+    }
+    if (c === '\n') {
+      this.i++;
+      this.endCommand(';');
+      return true;
+    }
+    if (c === '#') {
+      while (this.i < this.n && s[this.i] !== '\n') this.i++;
+      return true;
+    }
     if (c === ';') {
       if (s[this.i + 1] === ';' || s[this.i + 1] === '&') refuse('`;;` belongs to `case`, which is not a glance');
-      this.i++; this.endCommand(';'); return true;
+      this.i++;
+      this.endCommand(';');
+      return true;
     }
     if (c === '|') {
       const op: Joiner = s[this.i + 1] === '|' ? '||' : s[this.i + 1] === '&' ? '|&' : '|';
-      this.i += op.length; this.endCommand(op); return true;
+      this.i += op.length;
+      this.endCommand(op);
+      return true;
     }
     if (c === '&') {
-      if (s[this.i + 1] === '&') { this.i += 2; this.endCommand('&&'); return true; }
-      if (s[this.i + 1] === '>') { this.i++; this.redirection('&'); return true; }
+      if (s[this.i + 1] === '&') {
+        this.i += 2;
+        this.endCommand('&&');
+        return true;
+      }
+      if (s[this.i + 1] === '>') {
+        this.i++;
+        this.redirection('&');
+        return true;
+      }
       refuse('a lone `&` runs a command in the background');
     }
     if (c === '(' || c === ')') refuse('subshells, groups and arithmetic `((…))` are not glances');
-    if (c === '<' || c === '>') { this.redirection(''); return true; }
+    if (c === '<' || c === '>') {
+      this.redirection('');
+      return true;
+    }
     return false;
   }
 
@@ -186,10 +214,13 @@ class Lexer {
   private wordOrDescriptor(): void {
     const { word, raw } = this.readWord();
     const { s, i } = this;
-    if (/^\d+$/.test(raw) && (s[i] === '<' || s[i] === '>')) { this.redirection(raw); return; }
+    if (/^\d+$/.test(raw) && (s[i] === '<' || s[i] === '>')) {
+      this.redirection(raw);
+      return;
+    }
     if (this.words.length === 0) {
       if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(raw)) refuse(`\`${raw}\` assigns a variable; \`VAR=x cmd\` prefixes are not glances`);
-      if (raw === '!' ) refuse('`!` negation is not a glance');
+      if (raw === '!') refuse('`!` negation is not a glance');
     }
     this.words.push(word);
   }
@@ -223,7 +254,10 @@ class Lexer {
       if (c === "'") this.singleQuoted(w);
       else if (c === '"') this.doubleQuoted(w);
       else if (c === '\\') this.escaped(w);
-      else if (c === '$') refuse(this.s[this.i + 1] === "'" ? "`$'…'` quoting decodes escapes the classifier cannot check" : 'an unquoted `$` expands a variable or runs a command');
+      else if (c === '$')
+        refuse(
+          this.s[this.i + 1] === "'" ? "`$'…'` quoting decodes escapes the classifier cannot check" : 'an unquoted `$` expands a variable or runs a command',
+        );
       else if (c === '`') refuse('a backtick runs a command');
       else this.unquoted(w, c, first);
       first = false;
@@ -253,7 +287,11 @@ class Lexer {
       if (d === '\\') {
         const e = s[j + 1];
         if (e === '\n') refuse('a backslash-newline joins lines');
-        if (e !== undefined && '"\\$`'.includes(e)) { w.quoted(e); j++; continue; }
+        if (e !== undefined && '"\\$`'.includes(e)) {
+          w.quoted(e);
+          j++;
+          continue;
+        }
       }
       w.quoted(d);
     }
@@ -303,9 +341,18 @@ class Lexer {
     const { s } = this;
     let op = '>';
     this.i++;
-    if (s[this.i] === '>') { op = '>>'; this.i++; } else if (s[this.i] === '|') { op = '>|'; this.i++; }
+    if (s[this.i] === '>') {
+      op = '>>';
+      this.i++;
+    } else if (s[this.i] === '|') {
+      op = '>|';
+      this.i++;
+    }
     if (fd !== '' && fd !== '1' && fd !== '2' && fd !== '&') refuse(`\`${fd}${op}\` redirects an unusual descriptor`);
-    if (op === '>' && s[this.i] === '&' && fd !== '&') { this.duplication(); return; }
+    if (op === '>' && s[this.i] === '&' && fd !== '&') {
+      this.duplication();
+      return;
+    }
     const t = this.redirectTarget(`${fd}${op}`);
     if (t.text !== '/dev/null') refuse(`the redirection \`${fd === '1' ? '' : fd}${op}${t.text}\` writes a file; only \`/dev/null\` is allowed`);
     this.redirects.push({ kind: 'null' });

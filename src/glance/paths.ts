@@ -44,9 +44,19 @@ export function components(text: string, pattern: string | undefined, budget: Bu
   };
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
-    if (c === '\\' && pattern[i + 1] === '/') { flush(); i++; continue; }
-    if (c === '\\' && i + 1 < pattern.length) { cur += c + pattern[++i]!; continue; }
-    if (c === '/') { flush(); continue; }
+    if (c === '\\' && pattern[i + 1] === '/') {
+      flush();
+      i++;
+      continue;
+    }
+    if (c === '\\' && i + 1 < pattern.length) {
+      cur += c + pattern[++i]!;
+      continue;
+    }
+    if (c === '/') {
+      flush();
+      continue;
+    }
     cur += c;
   }
   flush();
@@ -60,8 +70,14 @@ export function shapeOf(text: string, pattern: string | undefined, cwd: Cwd, bud
   let parts: Component[] = [];
   let climbs = false;
   if (text.startsWith('/')) anchor = 'root';
-  else if (comps[0]?.text === '~' && comps[0].glob === null) { anchor = 'home'; comps.shift(); }
-  else { anchor = cwd.anchor; parts = [...cwd.parts]; climbs = cwd.climbs; }
+  else if (comps[0]?.text === '~' && comps[0].glob === null) {
+    anchor = 'home';
+    comps.shift();
+  } else {
+    anchor = cwd.anchor;
+    parts = [...cwd.parts];
+    climbs = cwd.climbs;
+  }
   for (const c of comps) {
     if (c.glob === null && (c.text === '' || c.text === '.')) continue;
     if (c.glob === null && c.text === '..') {

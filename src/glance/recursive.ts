@@ -23,8 +23,27 @@ export const GREP_EXCLUDES = ["'--exclude=.env*'", "'--exclude=*.env'"] as const
 export const RG_EXCLUDES = ['-g', "'!.env*'", '-g', "'!*.env'"] as const;
 
 /** Names a filter must not let back in: `.env` files as they are really named (see filterLetsEnvIn). */
-const ENV_SAMPLES = ['.env', '.env.local', '.env.development', '.env.production', '.env.prod', '.env.dev', '.env.staging', '.env.test',
-  '.env.previous', '.env.bak', '.env.old', '.env.backup', '.env.save', '.env.example', '.env.sample', '.env~', '.envrc', 'prod.env', 'x.env'];
+const ENV_SAMPLES = [
+  '.env',
+  '.env.local',
+  '.env.development',
+  '.env.production',
+  '.env.prod',
+  '.env.dev',
+  '.env.staging',
+  '.env.test',
+  '.env.previous',
+  '.env.bak',
+  '.env.old',
+  '.env.backup',
+  '.env.save',
+  '.env.example',
+  '.env.sample',
+  '.env~',
+  '.envrc',
+  'prod.env',
+  'x.env',
+];
 
 /**
  * Whether a filter glob (fnmatch without FNM_PERIOD: `*` matches a leading dot) could let a `.env` file
@@ -45,7 +64,6 @@ export function filterLetsEnvIn(glob: string, fold: boolean, budget: Budget): st
   if (/^\.env/.test(l) || /\.env$/.test(l)) return 'spells a `.env` name';
   return null;
 }
-
 
 export type SearchVerdict = { ok: false; reason: string } | { ok: true; insert?: readonly string[] };
 
@@ -80,7 +98,10 @@ function rgFilters(options: readonly ParsedOption[], budget: Budget): SearchVerd
     if ((o.name === '-t' || o.name === '--type') && /env/i.test(v)) return refuseFilter(o, 'names an `env`-like file type');
     if (!RG_GLOBS.includes(o.name)) continue;
     if (o.glob && /[?[]/.test(o.pattern ?? '')) return refuseFilter(o, 'is an unquoted glob the shell could expand into another filter');
-    if (v.startsWith('!')) { if (o.name !== '--iglob') negated.add(v); continue; }
+    if (v.startsWith('!')) {
+      if (o.name !== '--iglob') negated.add(v);
+      continue;
+    }
     const why = filterLetsEnvIn(v, foldAll || o.name === '--iglob', budget);
     if (why) return refuseFilter(o, why);
   }
@@ -105,12 +126,19 @@ export function recursiveSearch(kind: SearchKind, options: readonly ParsedOption
     const where = `a recursive \`${kind.verb}\` over \`${w.text}\``;
     if (s.climbs || s.anchor === 'up') return { ok: false, reason: `${where} climbs out of the workspace with \`..\`; name a folder inside it; ${dispatch}` };
     if (s.anchor !== 'here') {
-      return { ok: false, reason: `${where} reads outside the workspace (home, \`/\` or an absolute path), where credential files live; name a folder of the workspace (e.g. \`src\` or \`.\`); ${dispatch}` };
+      return {
+        ok: false,
+        reason: `${where} reads outside the workspace (home, \`/\` or an absolute path), where credential files live; name a folder of the workspace (e.g. \`src\` or \`.\`); ${dispatch}`,
+      };
     }
-    if (s.parts.some((c) => c.glob !== null && componentIs(c, '..', budget))) return { ok: false, reason: `${where}: the glob could expand to \`..\`; ${dispatch}` };
+    if (s.parts.some((c) => c.glob !== null && componentIs(c, '..', budget)))
+      return { ok: false, reason: `${where}: the glob could expand to \`..\`; ${dispatch}` };
     // rg searches the files a path names even when they match its globs (measured: `rg -g '!*.env' KEY *` reads `prod.env`)
     if (kind.verb === 'rg' && s.parts.some((c) => c.glob !== null && canMatchEnvName(c.glob, { period: true }, budget))) {
-      return { ok: false, reason: `${where}: rg reads every file a glob names, even a \`.env\` its exclusions would skip; name folders or quote the glob for \`-g\`; ${dispatch}` };
+      return {
+        ok: false,
+        reason: `${where}: rg reads every file a glob names, even a \`.env\` its exclusions would skip; name folders or quote the glob for \`-g\`; ${dispatch}`,
+      };
     }
     const r = secretWord(w, cwd, budget, true);
     if (r) return { ok: false, reason: r };

@@ -4,7 +4,10 @@
 // One linear scan with a stack of open groups.
 import { Budget } from './budget.js';
 
-interface Group { quant: boolean; alt: boolean }
+interface Group {
+  quant: boolean;
+  alt: boolean;
+}
 
 /** Whether `s[i..]` starts a quantifier; returns its length and whether it is unbounded, or null. */
 function quantifier(s: string, i: number): { len: number; many: boolean } | null {
@@ -57,13 +60,20 @@ export function regexRisk(re: string, budget: Budget = new Budget()): string | n
       i = j - 1;
       continue;
     }
-    if (c === '(') { stack.push({ quant: false, alt: false }); continue; }
-    if (c === '|') { top.alt = true; continue; }
+    if (c === '(') {
+      stack.push({ quant: false, alt: false });
+      continue;
+    }
+    if (c === '|') {
+      top.alt = true;
+      continue;
+    }
     if (c === ')') {
       if (stack.length === 1) continue;
       const g = stack.pop()!;
       const q = quantifier(re, i + 1);
-      if (q?.many && (g.quant || g.alt)) return `the regex \`${re}\` repeats a group that itself repeats or alternates (like \`(a+)+\` or \`(a|aa)*\`), which can take exponential time`;
+      if (q?.many && (g.quant || g.alt))
+        return `the regex \`${re}\` repeats a group that itself repeats or alternates (like \`(a+)+\` or \`(a|aa)*\`), which can take exponential time`;
       const parent = stack[stack.length - 1]!;
       parent.quant ||= g.quant || q !== null;
       continue;

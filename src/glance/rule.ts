@@ -49,18 +49,20 @@ export interface SearchKind {
 }
 
 /** At most `max` operands; a glob counts as many (its expansion is unknown). */
-export const atMost = (max: number, what: string) => (a: Args): string | null =>
-  a.operands.length > max || (a.operands.length === max && a.operands.some((w) => w.glob))
-    ? `${what}; ${dispatch}`
-    : null;
+export const atMost =
+  (max: number, what: string) =>
+  (a: Args): string | null =>
+    a.operands.length > max || (a.operands.length === max && a.operands.some((w) => w.glob)) ? `${what}; ${dispatch}` : null;
 
 /** Exactly these words (e.g. `--version`), nothing else. */
-export const only = (allowed: readonly string[][], verb: string) => (args: readonly Word[]): string | null => {
-  const t = args.map((w) => w.text).join('\u0000');
-  return allowed.some((a) => a.join('\u0000') === t)
-    ? null
-    : `\`${verb}\` is a glance only as \`${allowed.map((a) => [verb, ...a].join(' ')).join('`, `')}\`; ${dispatch}`;
-};
+export const only =
+  (allowed: readonly string[][], verb: string) =>
+  (args: readonly Word[]): string | null => {
+    const t = args.map((w) => w.text).join('\u0000');
+    return allowed.some((a) => a.join('\u0000') === t)
+      ? null
+      : `\`${verb}\` is a glance only as \`${allowed.map((a) => [verb, ...a].join(' ')).join('`, `')}\`; ${dispatch}`;
+  };
 
 /** Reads its file operands, or standard input when there are none or one is `-` (cat, head, sort, sed…). */
 export const filesOrStdin = (_a: Args, paths: readonly Word[]): boolean => paths.length === 0 || paths.some((w) => w.text === '-');

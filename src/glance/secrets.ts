@@ -17,14 +17,15 @@ import type { Word } from './lexer.js';
 import { Budget } from './budget.js';
 import { envShapes, globMatch, literalPrefix, type Glob } from './glob.js';
 import { shapeOf, componentIs, type Component, type Cwd, type PathShape } from './paths.js';
-import {
-  isCredentialName, HOME_CREDENTIALS, SYSTEM_CREDENTIALS, SHELL_STARTUP_FILES, CREDENTIAL_FILE_NAMES, KEY_FILE_EXTENSIONS,
-} from './credentials.js';
+import { isCredentialName, HOME_CREDENTIALS, SYSTEM_CREDENTIALS, SHELL_STARTUP_FILES, CREDENTIAL_FILE_NAMES, KEY_FILE_EXTENSIONS } from './credentials.js';
 
 /** Home credentials that are also ordinary project folders (`.claude/` holds a project's settings). */
 const HOME_ONLY = new Set(['.claude', '.history', ...SHELL_STARTUP_FILES]);
 
-interface Entry { readonly parts: readonly string[]; readonly where: 'anywhere' | 'home' | 'root' }
+interface Entry {
+  readonly parts: readonly string[];
+  readonly where: 'anywhere' | 'home' | 'root';
+}
 const ENTRIES: readonly Entry[] = [
   ...HOME_CREDENTIALS.map((p): Entry => ({ parts: p.split('/'), where: HOME_ONLY.has(p) ? 'home' : 'anywhere' })),
   ...SHELL_STARTUP_FILES.map((p): Entry => ({ parts: [p], where: 'home' })),
@@ -46,7 +47,10 @@ for (const e of ENTRIES) BY_FIRST.set(e.parts[0]!.toLowerCase(), [...(BY_FIRST.g
 function samples(lit: string): (readonly [string, string | null])[] {
   const out: (readonly [string, string | null])[] = [];
   for (const n of CREDENTIAL_FILE_NAMES) {
-    if (n.startsWith('.')) { out.push([n, null]); continue; }
+    if (n.startsWith('.')) {
+      out.push([n, null]);
+      continue;
+    }
     const stem = n.indexOf('.') < 0 ? n.length : n.indexOf('.');
     // a glob that spells three or more letters of the stem (`cred*`, `id_*`, `sec*`) aims at it
     out.push([n, lit.length < 3 && n.startsWith(lit) && lit.length < stem ? lit + 'q'.repeat(stem - lit.length) + n.slice(stem) : null]);
@@ -81,7 +85,9 @@ export function globAimsAtCredential(g: Glob, budget: Budget): string | null {
  */
 function partIs(c: Component, name: string, e: Entry, first: boolean, budget: Budget): boolean {
   if (!componentIs(c, name, budget)) return false;
-  return c.glob === null || !first || e.where === 'root' || name.startsWith('.') || !globMatch(c.glob, 'q'.repeat(name.length), { period: true, fold: true }, budget);
+  return (
+    c.glob === null || !first || e.where === 'root' || name.startsWith('.') || !globMatch(c.glob, 'q'.repeat(name.length), { period: true, fold: true }, budget)
+  );
 }
 
 /** Whether `s` (from parts[at]) starts with the entry, or (for a folder searched recursively) is a prefix of it. */

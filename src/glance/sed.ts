@@ -14,7 +14,9 @@ class Loops {
   private restarts = false; // a D
   private refills = false; // G, H, g, x, or an s/…/\n/
 
-  label(name: string): void { this.labels.set(name, this.reads); }
+  label(name: string): void {
+    this.labels.set(name, this.reads);
+  }
 
   /** A branch to `name`: a loop when the label came before, and one that reads no line is refused. */
   branch(name: string): string | null {
@@ -30,7 +32,9 @@ class Loops {
     if ('GHgx'.includes(c)) this.refills = true;
   }
 
-  replacement(r: string): void { if (r.includes('\\n') || r.includes('\n')) this.refills = true; }
+  replacement(r: string): void {
+    if (r.includes('\\n') || r.includes('\n')) this.refills = true;
+  }
 
   end(): string | null {
     return this.restarts && this.refills ? 'sed `D` with `G`/`H`/`g`/`x` or a newline put back by `s` can restart its cycle forever' : null;
@@ -70,13 +74,22 @@ class SedScan {
   /** Reads the separators, comment or addressed command at i. */
   step(): Next {
     const { script, n } = this;
-    while (this.i < n && /[\s;}]/.test(script[this.i]!)) { if (script[this.i] === '}') this.depth--; this.i++; }
+    while (this.i < n && /[\s;}]/.test(script[this.i]!)) {
+      if (script[this.i] === '}') this.depth--;
+      this.i++;
+    }
     if (this.i >= n) return verdict(this.loops.end());
-    if (script[this.i] === '#') { while (this.i < n && script[this.i] !== '\n') this.i++; return 'more'; }
+    if (script[this.i] === '#') {
+      while (this.i < n && script[this.i] !== '\n') this.i++;
+      return 'more';
+    }
     const a = this.addresses();
     if (!a.ok) return verdict(a.reason);
     this.spaces();
-    while (script[this.i] === '!') { this.i++; this.spaces(); }
+    while (script[this.i] === '!') {
+      this.i++;
+      this.spaces();
+    }
     const c = script[this.i++];
     if (c === undefined) return verdict('a sed address without a command');
     return this.command(c, a.addressed);
@@ -84,19 +97,32 @@ class SedScan {
 
   /** One command letter `c` (already read), with whatever argument it takes. */
   private command(c: string, addressed: boolean): Next {
-    if (c === '{') { this.depth++; return 'more'; }
+    if (c === '{') {
+      this.depth++;
+      return 'more';
+    }
     if (c === 's' || c === 'y') return this.substitution(c);
     if (c === 'w' || c === 'W') return verdict(`the sed command \`${c}\` writes a file`);
     if (c === 'e') return verdict('the sed command `e` runs a command');
     if (c === 'r' || c === 'R') return verdict(`the sed command \`${c}\` reads another file into the output`);
-    if (c === ':') { this.loops.label(this.name()); return 'more'; }
+    if (c === ':') {
+      this.loops.label(this.name());
+      return 'more';
+    }
     if ('btT'.includes(c)) {
       const r = this.loops.branch(this.name());
       return r ? verdict(r) : 'more';
     }
     this.loops.command(c, addressed, this.depth);
-    if ('aic'.includes(c)) { this.restOfLine(); return 'more'; }
-    if ('qQlL'.includes(c)) { this.spaces(); this.digits(); return 'more'; }
+    if ('aic'.includes(c)) {
+      this.restOfLine();
+      return 'more';
+    }
+    if ('qQlL'.includes(c)) {
+      this.spaces();
+      this.digits();
+      return 'more';
+    }
     if ('pPdDnNgGhHxzF='.includes(c)) return 'more';
     return verdict(`the sed command \`${c}\` is not known to be read-only`);
   }
@@ -129,8 +155,10 @@ class SedScan {
       if (this.script[this.i] === ',') {
         this.i++;
         this.spaces();
-        if (this.script[this.i] === '+' || this.script[this.i] === '~') { this.i++; this.digits(); }
-        else if (this.address() !== true) return { ok: false, reason: 'a bad sed address range' };
+        if (this.script[this.i] === '+' || this.script[this.i] === '~') {
+          this.i++;
+          this.digits();
+        } else if (this.address() !== true) return { ok: false, reason: 'a bad sed address range' };
       }
     }
     return { ok: true, addressed: a };
@@ -140,8 +168,14 @@ class SedScan {
   private address(): boolean | null {
     const { script, n } = this;
     const c = script[this.i];
-    if (c !== undefined && /\d/.test(c)) { while (this.i < n && /[\d~]/.test(script[this.i]!)) this.i++; return true; }
-    if (c === '$') { this.i++; return true; }
+    if (c !== undefined && /\d/.test(c)) {
+      while (this.i < n && /[\d~]/.test(script[this.i]!)) this.i++;
+      return true;
+    }
+    if (c === '$') {
+      this.i++;
+      return true;
+    }
     if (c === '/' || c === '\\') {
       const d = c === '/' ? '/' : script[this.i + 1];
       this.i += c === '/' ? 1 : 2;
@@ -172,7 +206,13 @@ class SedScan {
     return this.script.slice(from, this.i);
   }
 
-  private spaces(): void { while (this.i < this.n && (this.script[this.i] === ' ' || this.script[this.i] === '\t')) this.i++; }
-  private digits(): void { while (this.i < this.n && /\d/.test(this.script[this.i]!)) this.i++; }
-  private restOfLine(): void { while (this.i < this.n && this.script[this.i] !== '\n') this.i++; }
+  private spaces(): void {
+    while (this.i < this.n && (this.script[this.i] === ' ' || this.script[this.i] === '\t')) this.i++;
+  }
+  private digits(): void {
+    while (this.i < this.n && /\d/.test(this.script[this.i]!)) this.i++;
+  }
+  private restOfLine(): void {
+    while (this.i < this.n && this.script[this.i] !== '\n') this.i++;
+  }
 }

@@ -1,3 +1,4 @@
+// biome-ignore-all format: option and path tables, one tool or rule per line; the layout is the table
 // Tables for file and text tools (GNU coreutils, grep, ripgrep and friends). Option letters are the
 // tools' own; anything not listed refuses. Options that write, run or never return are listed under
 // `refused` so an abbreviation of them is recognised and named.

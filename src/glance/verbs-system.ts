@@ -1,3 +1,4 @@
+// biome-ignore-all format: option and path tables, one tool or rule per line; the layout is the table
 // Tables for program-taking filters (awk, sed, jq), find, the shell's own probes and toolchain versions.
 import type { Word } from './lexer.js';
 import { getopt, type OptionTable } from './getopt.js';

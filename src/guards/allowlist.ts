@@ -159,7 +159,8 @@ export function readRefusal(wall: PathWall, tool: string, input: unknown, cwd: s
 const MAX_MCP_PATHS = 256;
 
 /** Keys of an MCP tool's arguments that name a path, and values that look like one. */
-const PATH_KEY = /(^|_)(path|paths|file|files|filename|filepath|file_path|dir|dirs|directory|folder|dest|destination|target|output|out|cwd|root|location|src|source)$/i;
+const PATH_KEY =
+  /(^|_)(path|paths|file|files|filename|filepath|file_path|dir|dirs|directory|folder|dest|destination|target|output|out|cwd|root|location|src|source)$/i;
 const PATH_VALUE = /^(\/|~\/|\.\.?\/|file:\/\/)/;
 
 /** Every string of an MCP tool's input that names a path (bounded depth). */
@@ -240,7 +241,8 @@ export function allowlistDecision(p: ToolPolicy, tool: string, input: unknown, a
       if (!p.paths || !tool.startsWith('mcp__') || trusted(p, tool)) return ALLOW;
       const named = mcpPaths(input, p.paths.home);
       // every path is resolved on disk: an input naming thousands would hold the decision for seconds
-      if (named.length > MAX_MCP_PATHS) return { allow: false, reason: pathRefusalText(tool, { kind: 'unresolvable', path: `${named.length} paths (at most ${MAX_MCP_PATHS})` }, p.lang) };
+      if (named.length > MAX_MCP_PATHS)
+        return { allow: false, reason: pathRefusalText(tool, { kind: 'unresolvable', path: `${named.length} paths (at most ${MAX_MCP_PATHS})` }, p.lang) };
       for (const f of named) {
         const r = p.paths.write(f, cwd);
         if (r) return { allow: false, reason: pathRefusalText(tool, r, p.lang) };

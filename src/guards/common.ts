@@ -45,9 +45,13 @@ const builtin = new Set<string>(BUILTIN_TOOL_NAMES);
  * Tools that change the workspace. MultiEdit is no longer a built-in in binary 2.1.332 but is kept when a
  * binary still lists it; PowerShell is the Windows twin of Bash and writes just as well.
  */
-export const HANDS_ON_TOOLS: readonly string[] = Object.freeze(
-  ['Bash', 'Write', 'Edit', 'NotebookEdit', ...['MultiEdit', 'PowerShell'].filter((t) => builtin.has(t))],
-);
+export const HANDS_ON_TOOLS: readonly string[] = Object.freeze([
+  'Bash',
+  'Write',
+  'Edit',
+  'NotebookEdit',
+  ...['MultiEdit', 'PowerShell'].filter((t) => builtin.has(t)),
+]);
 
 /** The tools whitelistGuard watches (the seed's list: Bash / Write / Edit / NotebookEdit). */
 export const WHITELISTED_TOOLS: readonly string[] = Object.freeze(['Bash', 'Write', 'Edit', 'NotebookEdit']);
@@ -81,7 +85,9 @@ export function pathForms(p: string): string[] {
   try {
     const real = fs.realpathSync(abs);
     if (real !== abs) forms.push(real);
-  } catch { /* not there yet: the resolved form is all we have */ }
+  } catch {
+    /* not there yet: the resolved form is all we have */
+  }
   return forms;
 }
 

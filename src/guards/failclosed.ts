@@ -37,7 +37,9 @@ export function failClosedHook(hook: HookCallback, o: FailClosedOptions): HookCa
   return async (input, toolUseId, opts) => {
     let timer: NodeJS.Timeout | undefined;
     try {
-      const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), budget); });
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), budget);
+      });
       const out = await Promise.race([Promise.resolve().then(() => hook(input, toolUseId, opts)), late]);
       if (out === 'late') return refused(o, `no decision within ${Math.round(budget / 1000)} s`);
       if (!out || typeof out !== 'object') return refused(o, 'the decision was not an answer');
@@ -67,6 +69,10 @@ export function failClosed(m: HookCallbackMatcher, o: FailClosedOptions): HookCa
 }
 
 function refused(o: FailClosedOptions, why: string): HookJSONOutput {
-  try { o.onFailure?.(why); } catch { /* the denial matters, not the report */ }
+  try {
+    o.onFailure?.(why);
+  } catch {
+    /* the denial matters, not the report */
+  }
   return deny(textFor(GUARD_TEXT.failed, o.lang)(why));
 }

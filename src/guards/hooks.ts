@@ -82,16 +82,38 @@ export function guardHooks(spec: GuardedSpec, o: GuardHooksOptions = {}): Hooks 
   const threshold = o.spillThreshold ?? SPILL_THRESHOLD;
   for (const g of guardPlan(spec, o)) {
     switch (g) {
-      case 'allowlist': add('PreToolUse', allowlistGuard(toolPolicy(spec, {
-        lang, paths: o.paths, ...(o.trustedServers ? { trustedServers: o.trustedServers } : {}), ...(o.wrapGlances ? { wrapGlance: glanceWrap } : {}),
-      }))); break;
-      case 'repeat': add('PreToolUse', repeatGuard({ lang })); break;
-      case 'isolate': add('PreToolUse', isolateGuard(spec.agents ?? {}, o.onIsolate ? { onInject: o.onIsolate } : {})); break;
-      case 'output': add('PostToolUse', outputGuard({
-        secrets: o.secrets ?? (() => []), lang,
-        spill: o.workbench && threshold > 0 ? { target: o.workbench, threshold, ...(o.spillHead !== undefined ? { head: o.spillHead } : {}) } : undefined,
-      })); break;
-      case 'index': add('PostToolUse', indexGuard(o.workbench!)); break;
+      case 'allowlist':
+        add(
+          'PreToolUse',
+          allowlistGuard(
+            toolPolicy(spec, {
+              lang,
+              paths: o.paths,
+              ...(o.trustedServers ? { trustedServers: o.trustedServers } : {}),
+              ...(o.wrapGlances ? { wrapGlance: glanceWrap } : {}),
+            }),
+          ),
+        );
+        break;
+      case 'repeat':
+        add('PreToolUse', repeatGuard({ lang }));
+        break;
+      case 'isolate':
+        add('PreToolUse', isolateGuard(spec.agents ?? {}, o.onIsolate ? { onInject: o.onIsolate } : {}));
+        break;
+      case 'output':
+        add(
+          'PostToolUse',
+          outputGuard({
+            secrets: o.secrets ?? (() => []),
+            lang,
+            spill: o.workbench && threshold > 0 ? { target: o.workbench, threshold, ...(o.spillHead !== undefined ? { head: o.spillHead } : {}) } : undefined,
+          }),
+        );
+        break;
+      case 'index':
+        add('PostToolUse', indexGuard(o.workbench!));
+        break;
     }
   }
   return hooks;

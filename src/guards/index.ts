@@ -16,7 +16,24 @@ export { Workbench, WORKBENCH_FOLDERS, WORKBENCH_RULES, ARTIFACT_CHARS, DESC_LIN
 export type { WorkbenchOptions, WorkbenchFolder, IndexEntry } from './workbench.js';
 export { guardHooks, guardPlan } from './hooks.js';
 export type { GuardedSpec, GuardHooksOptions, Hooks } from './hooks.js';
-export { allowlistGuard, allowlistDecision, allowlistMatcher, unwatchedTools, toolPolicy, toolSet, hasTool, sessionTools, readRefusal, mcpPaths, listedFor, ALWAYS_ALLOWED, DEFAULT_WORKER_TOOLS, WRITE_TOOLS, READ_TOOLS, GLANCE_TIMEOUT_MS } from './allowlist.js';
+export {
+  allowlistGuard,
+  allowlistDecision,
+  allowlistMatcher,
+  unwatchedTools,
+  toolPolicy,
+  toolSet,
+  hasTool,
+  sessionTools,
+  readRefusal,
+  mcpPaths,
+  listedFor,
+  ALWAYS_ALLOWED,
+  DEFAULT_WORKER_TOOLS,
+  WRITE_TOOLS,
+  READ_TOOLS,
+  GLANCE_TIMEOUT_MS,
+} from './allowlist.js';
 export type { ToolPolicy, ToolSet, PolicySpec, PolicyOptions, Decision } from './allowlist.js';
 export { sandboxSettings, sandboxMissing, glanceWrap, parseNet, secretFilePaths } from './sandbox.js';
 export type { NetPolicy, Floor, SandboxInput } from './sandbox.js';

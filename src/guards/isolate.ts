@@ -64,9 +64,17 @@ export function requireGitRepo(ws: string): void {
   } catch (e) {
     const stderr = (e as { stderr?: unknown }).stderr;
     const why = typeof stderr === 'string' && stderr.trim() ? stderr.trim().split('\n')[0]! : errorText(e);
-    throw new ConfigError('not-a-git-repo', `--isolate gives each worker a git worktree, but ${ws} is not inside a git work tree (${why}). Run \`git init\` there (and commit), or drop --isolate.`, { path: ws, cause: e });
+    throw new ConfigError(
+      'not-a-git-repo',
+      `--isolate gives each worker a git worktree, but ${ws} is not inside a git work tree (${why}). Run \`git init\` there (and commit), or drop --isolate.`,
+      { path: ws, cause: e },
+    );
   }
   if (out !== 'true') {
-    throw new ConfigError('not-a-git-repo', `--isolate gives each worker a git worktree, but ${ws} is not inside a git work tree (git says ${JSON.stringify(out)}). Run \`git init\` there (and commit), or drop --isolate.`, { path: ws });
+    throw new ConfigError(
+      'not-a-git-repo',
+      `--isolate gives each worker a git worktree, but ${ws} is not inside a git work tree (git says ${JSON.stringify(out)}). Run \`git init\` there (and commit), or drop --isolate.`,
+      { path: ws },
+    );
   }
 }

@@ -13,7 +13,8 @@ export const GUARD_TEXT = {
   },
   delegate: {
     zh: (tool: string) => `你是协调者,不亲手干活(${tool} 被拦下)。派一个 worker(Agent 工具)去做,任务简报写清目标、约束和产出位置。`,
-    en: (tool: string) => `You coordinate and do not do hands-on work (${tool} denied). Dispatch a worker (Agent tool) with a brief: goal, constraints, where outputs go.`,
+    en: (tool: string) =>
+      `You coordinate and do not do hands-on work (${tool} denied). Dispatch a worker (Agent tool) with a brief: goal, constraints, where outputs go.`,
   },
   glance: {
     zh: (reason: string) => ` 这里只放行只读的查看命令,这条不是:${reason}。`,
@@ -24,12 +25,14 @@ export const GUARD_TEXT = {
     en: (tool: string, tools: string) => `${tool} is not one of this role's tools (${tools}). Use those, or say in your reply what else you need.`,
   },
   undeclaredAgent: {
-    zh: (type: string, declared: string[]) => declared.length
-      ? `没有叫 ${type} 的 worker。只能派这些:${declared.join(', ')}(subagent_type 写其中一个)。`
-      : `没有叫 ${type} 的 worker,这个角色也没有可派的 worker。自己回复结论即可。`,
-    en: (type: string, declared: string[]) => declared.length
-      ? `There is no worker called ${type}. Dispatch one of the declared workers instead: ${declared.join(', ')} (as subagent_type).`
-      : `There is no worker called ${type}, and this role has none to dispatch. Answer in your reply instead.`,
+    zh: (type: string, declared: string[]) =>
+      declared.length
+        ? `没有叫 ${type} 的 worker。只能派这些:${declared.join(', ')}(subagent_type 写其中一个)。`
+        : `没有叫 ${type} 的 worker,这个角色也没有可派的 worker。自己回复结论即可。`,
+    en: (type: string, declared: string[]) =>
+      declared.length
+        ? `There is no worker called ${type}. Dispatch one of the declared workers instead: ${declared.join(', ')} (as subagent_type).`
+        : `There is no worker called ${type}, and this role has none to dispatch. Answer in your reply instead.`,
   },
   undeclaredThread: {
     zh: (type: string) => `${type} 不是声明过的 worker,不能用工具。结束并把情况报告回去。`,
@@ -37,7 +40,8 @@ export const GUARD_TEXT = {
   },
   repeated: {
     zh: (tool: string, n: number) => `这个 ${tool} 调用(参数完全相同)已经连着做了 ${n} 次,结果不会变。用已有的结果,换个做法,或者结束并回复。`,
-    en: (tool: string, n: number) => `This exact ${tool} call (same input) was already made ${n} times in a row; its result will not change. Use what it returned, try something else, or finish with your reply.`,
+    en: (tool: string, n: number) =>
+      `This exact ${tool} call (same input) was already made ${n} times in a row; its result will not change. Use what it returned, try something else, or finish with your reply.`,
   },
   unsandboxed: {
     zh: '命令只能在沙箱里跑(dangerouslyDisableSandbox 不可用)。去掉这个参数重试;沙箱拦下的操作就是不允许做的。',
@@ -45,7 +49,8 @@ export const GUARD_TEXT = {
   },
   secretFile: {
     zh: (tool: string) => `${tool} 不能读凭据文件(.env 一类)。密钥由 flower 管,工具用不到;缺什么配置请在回复里说。`,
-    en: (tool: string) => `${tool} may not read credential files (.env and the like). flower holds the keys and tools never need them; say in your reply which setting you are missing.`,
+    en: (tool: string) =>
+      `${tool} may not read credential files (.env and the like). flower holds the keys and tools never need them; say in your reply which setting you are missing.`,
   },
   glanceBackground: {
     zh: '只读查看命令在前台跑,不放到后台(run_in_background)。去掉这个参数重试,或者派 worker。',
@@ -57,7 +62,8 @@ export const GUARD_TEXT = {
   },
   outside: {
     zh: (tool: string, p: string) => `${tool} 只能写工作区和工作台(.flower);${p} 在这些之外。把文件写进工作区(临时文件用命令写到 $TMPDIR)。`,
-    en: (tool: string, p: string) => `${tool} writes only inside the workspace and the workbench (.flower); ${p} is outside them. Write it inside the workspace (a command may write scratch files to $TMPDIR).`,
+    en: (tool: string, p: string) =>
+      `${tool} writes only inside the workspace and the workbench (.flower); ${p} is outside them. Write it inside the workspace (a command may write scratch files to $TMPDIR).`,
   },
   protectedPlace: {
     zh: (tool: string, p: string) => `${tool} 不能改 ${p}:这是 flower 自己的记录或下次启动时会读的文件,只有 flower 写。`,
@@ -65,15 +71,18 @@ export const GUARD_TEXT = {
   },
   protectedName: {
     zh: (tool: string, name: string) => `${tool} 不能写 ${name}(git 和 Claude 的设置、MCP 配置、shell 启动文件、.env 文件一律不写)。需要的话在回复里说明。`,
-    en: (tool: string, name: string) => `${tool} may not write ${name} (git's and Claude's settings, MCP server lists, shell start-up files and .env files are never written by tools). Say in your reply if one needs a change.`,
+    en: (tool: string, name: string) =>
+      `${tool} may not write ${name} (git's and Claude's settings, MCP server lists, shell start-up files and .env files are never written by tools). Say in your reply if one needs a change.`,
   },
   credentialPlace: {
     zh: (tool: string, p: string) => `${tool} 不能读 ${p}:那里放着凭据。密钥由 flower 管,工具用不到;缺什么请在回复里说。`,
-    en: (tool: string, p: string) => `${tool} may not read ${p}: it holds credentials. flower holds the keys and tools never need them; say in your reply what you are missing.`,
+    en: (tool: string, p: string) =>
+      `${tool} may not read ${p}: it holds credentials. flower holds the keys and tools never need them; say in your reply what you are missing.`,
   },
   unresolvable: {
     zh: (tool: string, p: string) => `${tool}:${p} 说不清真正写到哪里(链接太多、成环,或是别处文件的硬链接),拒绝。`,
-    en: (tool: string, p: string) => `${tool}: it is not clear where ${p} really lands (too many links, a loop, or a hard link to a file elsewhere), so it was refused.`,
+    en: (tool: string, p: string) =>
+      `${tool}: it is not clear where ${p} really lands (too many links, a loop, or a hard link to a file elsewhere), so it was refused.`,
   },
   redacted: {
     zh: (n: number) => `[flower 把 ${n} 处密钥值换成了 [secret]]`,
@@ -95,10 +104,15 @@ export const textFor = <T>(t: { zh: T; en: T }, lang: Lang): T => (lang === 'zh'
 export function pathRefusalText(tool: string, r: PathRefusal, lang: Lang): string {
   const t = GUARD_TEXT;
   switch (r.kind) {
-    case 'outside': return textFor(t.outside, lang)(tool, r.path);
-    case 'protected': return textFor(t.protectedPlace, lang)(tool, r.place);
-    case 'name': return textFor(t.protectedName, lang)(tool, r.name);
-    case 'credential': return textFor(t.credentialPlace, lang)(tool, r.path);
-    case 'unresolvable': return textFor(t.unresolvable, lang)(tool, r.path);
+    case 'outside':
+      return textFor(t.outside, lang)(tool, r.path);
+    case 'protected':
+      return textFor(t.protectedPlace, lang)(tool, r.place);
+    case 'name':
+      return textFor(t.protectedName, lang)(tool, r.name);
+    case 'credential':
+      return textFor(t.credentialPlace, lang)(tool, r.path);
+    case 'unresolvable':
+      return textFor(t.unresolvable, lang)(tool, r.path);
   }
 }

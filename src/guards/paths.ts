@@ -29,14 +29,20 @@ export interface FsView {
 
 export const NODE_FS: FsView = {
   isLink(p) {
-    try { return fs.lstatSync(p).isSymbolicLink(); } catch { return undefined; }
+    try {
+      return fs.lstatSync(p).isSymbolicLink();
+    } catch {
+      return undefined;
+    }
   },
   readlink: (p) => fs.readlinkSync(p),
   hardLinks(p) {
     try {
       const st = fs.statSync(p);
       return st.isFile() ? st.nlink : undefined;
-    } catch { return undefined; }
+    } catch {
+      return undefined;
+    }
   },
 };
 
@@ -56,7 +62,10 @@ export function resolveReal(p: string, cwd: string, view: FsView = NODE_FS): str
   while (todo.length) {
     const c = todo.shift()!;
     if (c === '' || c === '.') continue;
-    if (c === '..') { cur = cur.slice(0, Math.max(0, cur.lastIndexOf('/'))); continue; }
+    if (c === '..') {
+      cur = cur.slice(0, Math.max(0, cur.lastIndexOf('/')));
+      continue;
+    }
     const next = `${cur}/${c}`;
     if (!missing) {
       const link = view.isLink(next);
@@ -75,8 +84,7 @@ export function resolveReal(p: string, cwd: string, view: FsView = NODE_FS): str
 }
 
 /** Is `p` the folder `root` or inside it (both absolute and normalised)? */
-export const inside = (p: string, root: string): boolean =>
-  p === root || p.startsWith(root === '/' ? '/' : `${root}/`);
+export const inside = (p: string, root: string): boolean => p === root || p.startsWith(root === '/' ? '/' : `${root}/`);
 
 /** A place no tool writes: a file or folder, or (with `prefix`) the entries of a folder whose names start so. */
 export interface Place {
@@ -119,8 +127,23 @@ export function protectedName(name: string): boolean {
  * the entries the binary reads or runs are listed one by one rather than `.claude/**`: the binary puts an
  * isolated worker's git worktree in `.claude/worktrees/<name>/`, and the worker writes there.
  */
-const CLAUDE_ENTRIES = ['settings.json', 'settings.local.json', 'agents/**', 'commands/**', 'hooks/**', 'skills/**', 'workflows/**',
-  'routines/**', 'output-styles/**', 'rules/**', 'launch.json', 'loop.md', 'scheduled_tasks.json', 'CLAUDE.md', '.cc-writes/**'];
+const CLAUDE_ENTRIES = [
+  'settings.json',
+  'settings.local.json',
+  'agents/**',
+  'commands/**',
+  'hooks/**',
+  'skills/**',
+  'workflows/**',
+  'routines/**',
+  'output-styles/**',
+  'rules/**',
+  'launch.json',
+  'loop.md',
+  'scheduled_tasks.json',
+  'CLAUDE.md',
+  '.cc-writes/**',
+];
 const PROTECTED_PATTERNS = ['.git', '.git/**', ...CLAUDE_ENTRIES.map((e) => `.claude/${e}`), '.mcp.json', '.npmrc', ...SHELL_STARTUP_FILES, '.env*', '*.env'];
 
 /**
@@ -149,7 +172,10 @@ export class PathWall {
   private readonly allowRead: string[];
   readonly home: string;
 
-  constructor(readonly input: PathWallInput, private readonly view: FsView = NODE_FS) {
+  constructor(
+    readonly input: PathWallInput,
+    private readonly view: FsView = NODE_FS,
+  ) {
     const real = (p: string): string => resolveReal(path.resolve(p), '/', view) ?? path.resolve(p);
     this.writable = [...new Set(input.writable.flatMap((p) => [path.resolve(p), real(p)]))];
     this.places = input.protected.map((p) => ({ given: path.resolve(p.at), real: real(p.at), ...(p.prefix !== undefined ? { prefix: p.prefix } : {}) }));
@@ -179,7 +205,10 @@ export class PathWall {
       if (place) return { kind: 'protected', path: r.real, place: place.given };
     }
     // names are judged below the writable folder only: a workspace that itself lives under `.claude/` stays usable
-    for (const [form, base] of [[r.real, root], [r.spelled, this.writable.find((w) => inside(r.spelled, w)) ?? root]] as const) {
+    for (const [form, base] of [
+      [r.real, root],
+      [r.spelled, this.writable.find((w) => inside(r.spelled, w)) ?? root],
+    ] as const) {
       const bad = judgedNames(below(form, base)).find(protectedName);
       if (bad !== undefined) return { kind: 'name', path: r.real, name: bad };
     }

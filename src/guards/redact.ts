@@ -68,12 +68,18 @@ export function redactDeep(v: unknown, values: readonly string[], depth = 0): { 
 }
 
 /** The decision as a function: the output to show instead, or undefined to leave it alone. */
-export function outputDecision(call: { toolName: string; toolInput: unknown; toolResponse: unknown; cwd: string; agentId?: string | undefined }, o: OutputGuardOptions): unknown {
+export function outputDecision(
+  call: { toolName: string; toolInput: unknown; toolResponse: unknown; cwd: string; agentId?: string | undefined },
+  o: OutputGuardOptions,
+): unknown {
   const r = redactDeep(call.toolResponse, o.secrets(call.agentId === undefined));
   let value = r.value;
   if (o.spill && SPILL_TOOLS.includes(call.toolName)) {
-    const s = spillDecision(o.spill.target, { toolInput: call.toolInput, toolResponse: value, cwd: call.cwd },
-      { threshold: o.spill.threshold, head: o.spill.head ?? SPILL_HEAD, lang: o.lang });
+    const s = spillDecision(
+      o.spill.target,
+      { toolInput: call.toolInput, toolResponse: value, cwd: call.cwd },
+      { threshold: o.spill.threshold, head: o.spill.head ?? SPILL_HEAD, lang: o.lang },
+    );
     if (s) value = s.updatedToolOutput;
   }
   return value === call.toolResponse ? undefined : value;

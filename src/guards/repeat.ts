@@ -52,12 +52,14 @@ export function repeatGuard(o: { lang: Lang; limit?: number }): HookCallbackMatc
   const limit = o.limit ?? REPEAT_DENY;
   const streaks = new Streaks();
   return {
-    hooks: [async (input) => {
-      const call = toolCall(input);
-      if (call?.event !== 'PreToolUse') return pass();
-      const n = streaks.see(call.agentId ?? 'main', call.toolName, call.toolInput);
-      return n >= limit ? deny(textFor(GUARD_TEXT.repeated, o.lang)(call.toolName, n - 1)) : pass();
-    }],
+    hooks: [
+      async (input) => {
+        const call = toolCall(input);
+        if (call?.event !== 'PreToolUse') return pass();
+        const n = streaks.see(call.agentId ?? 'main', call.toolName, call.toolInput);
+        return n >= limit ? deny(textFor(GUARD_TEXT.repeated, o.lang)(call.toolName, n - 1)) : pass();
+      },
+    ],
   };
 }
 
@@ -67,7 +69,10 @@ export function canonical(v: unknown, depth = 0): string {
   if (Array.isArray(v)) return `[${v.map((x) => canonical(x, depth + 1)).join(',')}]`;
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k], depth + 1)}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k], depth + 1)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v) ?? 'undefined';
 }

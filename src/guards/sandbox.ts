@@ -56,7 +56,10 @@ export interface SandboxInput {
 export function parseNet(v: string): NetPolicy {
   const s = v.trim();
   if (s === 'on' || s === 'off') return s;
-  const hosts = s.split(',').map((h) => h.trim()).filter(Boolean);
+  const hosts = s
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
   const bad = hosts.find((h) => !/^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/.test(h) && h !== '*');
   if (!hosts.length || bad !== undefined) {
     throw new Error(`--net takes on, off or a comma-separated list of host names (e.g. registry.npmjs.org,*.github.com), got ${JSON.stringify(v)}`);
@@ -65,9 +68,11 @@ export function parseNet(v: string): NetPolicy {
 }
 
 const network = (net: NetPolicy): NonNullable<SandboxSettings['network']> =>
-  net === 'on' ? { allowedDomains: ['*'] }
-    : net === 'off' ? { allowedDomains: [], strictAllowlist: true }
-    : { allowedDomains: [...net], strictAllowlist: true };
+  net === 'on'
+    ? { allowedDomains: ['*'] }
+    : net === 'off'
+      ? { allowedDomains: [], strictAllowlist: true }
+      : { allowedDomains: [...net], strictAllowlist: true };
 
 const within = (p: string, root: string): boolean => {
   const rel = path.relative(root, p);
@@ -120,7 +125,9 @@ function onPath(exe: string, pathVar: string): boolean {
     try {
       fs.accessSync(path.join(dir, exe), fs.constants.X_OK);
       return true;
-    } catch { /* next */ }
+    } catch {
+      /* next */
+    }
   }
   return false;
 }
@@ -134,8 +141,10 @@ export function sandboxMissing(platform: NodeJS.Platform = process.platform, pat
   if (platform !== 'linux') return `the OS sandbox flower runs tool commands in is not available on ${platform}`;
   const missing = ['bwrap', 'socat'].filter((x) => !onPath(x, pathVar));
   if (!missing.length) return undefined;
-  return `the OS sandbox flower runs tool commands in needs ${missing.map((m) => (m === 'bwrap' ? 'bubblewrap (bwrap)' : m)).join(' and ')}, ` +
-    `not found on PATH. Install: sudo apt-get install bubblewrap socat (Debian/Ubuntu), sudo dnf install bubblewrap socat (Fedora)`;
+  return (
+    `the OS sandbox flower runs tool commands in needs ${missing.map((m) => (m === 'bwrap' ? 'bubblewrap (bwrap)' : m)).join(' and ')}, ` +
+    `not found on PATH. Install: sudo apt-get install bubblewrap socat (Debian/Ubuntu), sudo dnf install bubblewrap socat (Fedora)`
+  );
 }
 
 /** The credential files to keep from every tool: each .env flower looks in and its `.previous` copy. */

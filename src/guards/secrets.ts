@@ -11,8 +11,15 @@
 
 /** Names that are not secrets although a rule would say so: the endpoint, model names, the working directory. */
 const NOT_SECRET = new Set([
-  'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'ANTHROPIC_DEFAULT_OPUS_MODEL', 'ANTHROPIC_DEFAULT_SONNET_MODEL',
-  'ANTHROPIC_DEFAULT_HAIKU_MODEL', 'ANTHROPIC_SMALL_FAST_MODEL', 'CLAUDE_CODE_SUBAGENT_MODEL', 'PWD', 'OLDPWD',
+  'ANTHROPIC_BASE_URL',
+  'ANTHROPIC_MODEL',
+  'ANTHROPIC_DEFAULT_OPUS_MODEL',
+  'ANTHROPIC_DEFAULT_SONNET_MODEL',
+  'ANTHROPIC_DEFAULT_HAIKU_MODEL',
+  'ANTHROPIC_SMALL_FAST_MODEL',
+  'CLAUDE_CODE_SUBAGENT_MODEL',
+  'PWD',
+  'OLDPWD',
 ]);
 
 /** Words that make a name secret wherever they appear in it. */
@@ -45,11 +52,21 @@ const URL_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:[^\s/@]+@/i;
 /** Token formats that are credentials by their shape (anchored prefixes: no backtracking over the value). */
 const TOKEN_SHAPES: readonly RegExp[] = [
   /^sk-[A-Za-z0-9_-]{16,}/, // Anthropic (sk-ant-…), OpenAI
-  /^(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/, /^github_pat_[A-Za-z0-9_]{20,}/, /^glpat-[A-Za-z0-9_-]{16,}/,
-  /^xox[abposr]-[A-Za-z0-9-]{10,}/, /^xapp-[A-Za-z0-9-]{10,}/,
-  /^(AKIA|ASIA)[A-Z0-9]{16}$/, /^AIza[A-Za-z0-9_-]{30,}/, /^ya29\.[A-Za-z0-9_-]{20,}/,
-  /^npm_[A-Za-z0-9]{30,}/, /^pypi-[A-Za-z0-9_-]{30,}/, /^hf_[A-Za-z0-9]{30,}/, /^dop_v1_[a-f0-9]{40,}/,
-  /^(sk|rk)_(live|test)_[A-Za-z0-9]{16,}/, /^SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/, /^shp(at|ss|ca)_[a-fA-F0-9]{32}/,
+  /^(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/,
+  /^github_pat_[A-Za-z0-9_]{20,}/,
+  /^glpat-[A-Za-z0-9_-]{16,}/,
+  /^xox[abposr]-[A-Za-z0-9-]{10,}/,
+  /^xapp-[A-Za-z0-9-]{10,}/,
+  /^(AKIA|ASIA)[A-Z0-9]{16}$/,
+  /^AIza[A-Za-z0-9_-]{30,}/,
+  /^ya29\.[A-Za-z0-9_-]{20,}/,
+  /^npm_[A-Za-z0-9]{30,}/,
+  /^pypi-[A-Za-z0-9_-]{30,}/,
+  /^hf_[A-Za-z0-9]{30,}/,
+  /^dop_v1_[a-f0-9]{40,}/,
+  /^(sk|rk)_(live|test)_[A-Za-z0-9]{16,}/,
+  /^SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/,
+  /^shp(at|ss|ca)_[a-fA-F0-9]{32}/,
   /^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/, // a JWT
 ];
 
@@ -78,7 +95,11 @@ export function isSecretValue(value: string, known: readonly string[] = []): boo
 export function urlPassword(value: string): string | undefined {
   const m = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:([^\s/@]+)@/i.exec(value.trim());
   if (!m) return undefined;
-  try { return decodeURIComponent(m[1]!); } catch { return m[1]!; }
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return m[1]!;
+  }
 }
 
 export interface SecretsFound {
@@ -125,7 +146,7 @@ export function scrubScript(names: readonly string[], pass: readonly string[] = 
   return [
     '# written by flower: no secret reaches a command, even when a shell rc exports one again',
     ...(fixed.length ? [`unset ${fixed.join(' ')} 2>/dev/null`] : []),
-    'for __flower_n in $(env | sed -n \'s/^\\([A-Za-z_][A-Za-z0-9_]*\\)=.*/\\1/p\'); do',
+    "for __flower_n in $(env | sed -n 's/^\\([A-Za-z_][A-Za-z0-9_]*\\)=.*/\\1/p'); do",
     '  case "$__flower_n" in',
     `${keepCase}    PWD|OLDPWD|ANTHROPIC_BASE_URL|ANTHROPIC_MODEL|ANTHROPIC_*_MODEL|ANTHROPIC_SMALL_FAST_MODEL|GIT_CONFIG_KEY_*|GIT_CONFIG_VALUE_*|GIT_CONFIG_COUNT) ;;`,
     '    *[Ss][Ee][Cc][Rr][Ee][Tt]*|*[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]*|*[Pp][Aa][Ss][Ss][Ww][Dd]*|*[Pp][Rr][Ii][Vv][Aa][Tt][Ee]*|*[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]*) unset "$__flower_n" ;;',
@@ -144,7 +165,8 @@ export function scrubScript(names: readonly string[], pass: readonly string[] = 
  * and ends with one character class: linear on any input). Narrower than TOKEN_SHAPES: in an output a
  * short `sk-…` or a JWT is too often a fixture.
  */
-const TOKEN_IN_TEXT = /\b(?:sk-ant-[A-Za-z0-9_-]{20,}|sk-proj-[A-Za-z0-9_-]{20,}|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|glpat-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{20,}|AKIA[A-Z0-9]{16}\b|AIza[A-Za-z0-9_-]{35}|npm_[A-Za-z0-9]{36}|hf_[A-Za-z0-9]{34,}|(?:sk|rk)_live_[A-Za-z0-9]{20,})/g;
+const TOKEN_IN_TEXT =
+  /\b(?:sk-ant-[A-Za-z0-9_-]{20,}|sk-proj-[A-Za-z0-9_-]{20,}|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|glpat-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{20,}|AKIA[A-Z0-9]{16}\b|AIza[A-Za-z0-9_-]{35}|npm_[A-Za-z0-9]{36}|hf_[A-Za-z0-9]{34,}|(?:sk|rk)_live_[A-Za-z0-9]{20,})/g;
 
 /** Private key blocks (`-----BEGIN … PRIVATE KEY-----` to its END line), found with indexOf: linear. */
 function redactKeyBlocks(text: string): { text: string; hits: number } {
@@ -155,7 +177,11 @@ function redactKeyBlocks(text: string): { text: string; hits: number } {
     const begin = text.indexOf('-----BEGIN ', at);
     if (begin < 0) break;
     const lineEnd = text.indexOf('-----', begin + 11);
-    if (lineEnd < 0 || !text.slice(begin, lineEnd).endsWith('PRIVATE KEY')) { out += text.slice(at, begin + 11); at = begin + 11; continue; }
+    if (lineEnd < 0 || !text.slice(begin, lineEnd).endsWith('PRIVATE KEY')) {
+      out += text.slice(at, begin + 11);
+      at = begin + 11;
+      continue;
+    }
     const end = text.indexOf('-----END ', lineEnd + 5);
     const close = end < 0 ? text.length : text.indexOf('-----', end + 9);
     const stop = close < 0 ? text.length : close + 5;
@@ -179,7 +205,10 @@ export function redact(text: string, values: readonly string[]): { text: string;
     hits += parts.length - 1;
     out = parts.join('[secret]');
   }
-  out = out.replace(TOKEN_IN_TEXT, () => { hits++; return '[secret]'; });
+  out = out.replace(TOKEN_IN_TEXT, () => {
+    hits++;
+    return '[secret]';
+  });
   const keys = redactKeyBlocks(out);
   return { text: keys.text, hits: hits + keys.hits };
 }

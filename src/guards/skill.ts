@@ -27,9 +27,12 @@ const ownsPluginTool = (own: readonly string[], tool: string): boolean => own.so
 
 /** The decision for a plugin MCP tool, pure. */
 export function pluginToolDecision(plan: SkillGuardPlan, tool: string, agentType: string | undefined): { allow: boolean; reason?: string } {
-  const own = agentType === undefined ? plan.mainTools ?? [] : plan.agentTools?.[agentType] ?? [];
+  const own = agentType === undefined ? (plan.mainTools ?? []) : (plan.agentTools?.[agentType] ?? []);
   if (ownsPluginTool(own, tool)) return { allow: true };
-  return { allow: false, reason: `${tool} belongs to a plugin this ${agentType === undefined ? 'role' : `worker (${agentType})`} does not declare; ${agentType === undefined ? 'dispatch the worker that declares it' : 'report back that it is needed'}` };
+  return {
+    allow: false,
+    reason: `${tool} belongs to a plugin this ${agentType === undefined ? 'role' : `worker (${agentType})`} does not declare; ${agentType === undefined ? 'dispatch the worker that declares it' : 'report back that it is needed'}`,
+  };
 }
 
 /** The decision, pure: `agentType` undefined = the main thread. */
@@ -58,5 +61,8 @@ export function skillGuard(plan: SkillGuardPlan): HookCallbackMatcher[] {
     else return pass();
     return d.allow ? pass() : deny(d.reason!);
   };
-  return [{ matcher: 'Skill', hooks: [hook] }, { matcher: '^mcp__plugin_.*', hooks: [hook] }];
+  return [
+    { matcher: 'Skill', hooks: [hook] },
+    { matcher: '^mcp__plugin_.*', hooks: [hook] },
+  ];
 }

@@ -67,7 +67,11 @@ export function pointer(text: string, file: string, head: number, lang: Lang): s
 function isMedia(v: unknown): boolean {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
   const t = (v as { type?: unknown }).type;
-  return t === 'image' || t === 'document' || (typeof (v as { source?: unknown }).source === 'object' && (v as { source?: { type?: unknown } }).source?.type === 'base64');
+  return (
+    t === 'image' ||
+    t === 'document' ||
+    (typeof (v as { source?: unknown }).source === 'object' && (v as { source?: { type?: unknown } }).source?.type === 'base64')
+  );
 }
 
 /**
@@ -105,7 +109,11 @@ export function replaceLongStrings(v: unknown, threshold: number, replace: (s: s
 export function readsSpill(toolInput: unknown, cwd: string, spillDir: string): boolean {
   const abs = path.resolve(spillDir);
   let real = abs;
-  try { real = fs.realpathSync(abs); } catch { /* not created yet */ }
+  try {
+    real = fs.realpathSync(abs);
+  } catch {
+    /* not created yet */
+  }
   for (const s of stringsIn(toolInput)) {
     if (s.includes(abs) || s.includes(real)) return true;
     for (const raw of s.split(/[\s'"`=;|&<>(),]+/)) {
@@ -121,7 +129,8 @@ export function readsSpill(toolInput: unknown, cwd: string, spillDir: string): b
 
 /** The PostToolUse decision as a pure function: undefined = leave the output alone. */
 export function spillDecision(
-  target: SpillTarget, call: { toolInput: unknown; toolResponse: unknown; cwd: string },
+  target: SpillTarget,
+  call: { toolInput: unknown; toolResponse: unknown; cwd: string },
   o: { threshold: number; head: number; lang: Lang },
 ): { updatedToolOutput: unknown; files: string[] } | undefined {
   if (o.threshold <= 0) return undefined;

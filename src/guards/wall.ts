@@ -84,7 +84,13 @@ export function delegateGuard(o: DelegateOptions = {}): HookCallbackMatcher {
     const d = delegateDecision(call.toolName, call.toolInput, call.agentId, opts);
     if (!d.allow) return deny(d.reason!);
     if (d.command === undefined) return pass();
-    return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { ...(call.toolInput as Record<string, unknown>), command: d.command } } };
+    return {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'allow',
+        updatedInput: { ...(call.toolInput as Record<string, unknown>), command: d.command },
+      },
+    };
   };
   return failClosed({ matcher: matcherFor(HANDS_ON_TOOLS), hooks: [hook] }, { lang: opts.lang });
 }

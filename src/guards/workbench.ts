@@ -154,7 +154,11 @@ export class Workbench {
         throw new ConfigError('unwritable-dir', `cannot create the workbench folder ${d}: ${errorText(e)}`, { path: d, cause: e });
       }
     }
-    try { fs.chmodSync(this.root, 0o700); } catch { /* not ours to change (shared mount): the files stay 0600 */ }
+    try {
+      fs.chmodSync(this.root, 0o700);
+    } catch {
+      /* not ours to change (shared mount): the files stay 0600 */
+    }
     const ignore = path.join(this.root, '.gitignore');
     if (!fs.existsSync(ignore)) {
       try {
@@ -173,7 +177,11 @@ export class Workbench {
     let seen = 0;
     const walk = (dir: string, depth: number): void => {
       let names: fs.Dirent[];
-      try { names = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+      try {
+        names = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
       for (const d of names) {
         if (++seen > MAX_WALK) return;
         if (d.name.startsWith('.') || d.name.endsWith('.tmp')) continue;
@@ -189,7 +197,9 @@ export class Workbench {
           const desc = describe(readHead(full), /\.(md|markdown|txt)$/i.test(d.name));
           if (desc) e.desc = desc;
           out.push(e);
-        } catch { /* vanished between readdir and stat: not worth indexing */ }
+        } catch {
+          /* vanished between readdir and stat: not worth indexing */
+        }
       }
     };
     walk(base, 0);
@@ -218,7 +228,11 @@ export class Workbench {
     this.ensure();
     const text = this.render();
     let old: string | undefined;
-    try { old = fs.readFileSync(this.index, 'utf8'); } catch { /* first refresh */ }
+    try {
+      old = fs.readFileSync(this.index, 'utf8');
+    } catch {
+      /* first refresh */
+    }
     if (old !== text) writeAtomic(this.index, text, 0o600);
     return text;
   }

@@ -23,9 +23,7 @@ import { askEntry, mailEntry, QaLog } from './log.js';
 import { Mailbox } from './mailbox.js';
 import { cleanOptions, pickOption } from './options.js';
 import { repliesFor, textsFor, type ChannelTexts } from './replies.js';
-import {
-  submissionToolName, submissionTools, SUBMISSION_KINDS, type SubmissionDocs, type SubmissionKind,
-} from './submissions.js';
+import { submissionToolName, submissionTools, SUBMISSION_KINDS, type SubmissionDocs, type SubmissionKind } from './submissions.js';
 import { VerdictReviewer } from './verdicts.js';
 import type { Ask, AskResult, AskState, HumanChannelOptions, Mail, Replies } from './types.js';
 
@@ -68,7 +66,10 @@ function checkOptions(o: HumanChannelOptions): { maxAsks: number | null; timeout
   if (o.timeoutS === null) timeoutS = null;
   else if (o.timeoutS !== undefined) {
     if (typeof o.timeoutS !== 'number' || Number.isNaN(o.timeoutS)) {
-      throw new ConfigError('bad-timeout', `HumanChannel timeoutS must be a number of seconds (null = wait forever, ≤ 0 = nobody is here), got ${String(o.timeoutS)}.`);
+      throw new ConfigError(
+        'bad-timeout',
+        `HumanChannel timeoutS must be a number of seconds (null = wait forever, ≤ 0 = nobody is here), got ${String(o.timeoutS)}.`,
+      );
     }
     timeoutS = o.timeoutS === Infinity ? null : o.timeoutS;
   }
@@ -129,7 +130,10 @@ export class HumanChannel {
     const askShape = {
       question: z.string().describe(this.texts.askQuestion),
       // a string is accepted too: models sometimes send the list as JSON text (cleanOptions parses it)
-      options: z.union([z.array(z.string()), z.string()]).optional().describe(this.texts.askOptions),
+      options: z
+        .union([z.array(z.string()), z.string()])
+        .optional()
+        .describe(this.texts.askOptions),
     };
     const tools = [
       tool('ask', this.texts.askTool, askShape, async (args, extra) => {
@@ -138,7 +142,14 @@ export class HumanChannel {
         return reply(this.replyFor(r));
       }),
       tool('inbox', this.texts.inboxTool, {}, async () => reply(this.inboxText(this.deliver()))),
-      ...submissionTools(this.submissionKinds, (kind, doc) => { this.submitted.set(kind, doc); }, this.lang, { verdict: () => this.verdictReviewer.review }),
+      ...submissionTools(
+        this.submissionKinds,
+        (kind, doc) => {
+          this.submitted.set(kind, doc);
+        },
+        this.lang,
+        { verdict: () => this.verdictReviewer.review },
+      ),
     ];
     const timeout = this.toolTimeoutMs();
     // alwaysLoad: a deferred `ask` (behind tool search) is one the model may never find
@@ -198,9 +209,16 @@ export class HumanChannel {
   async ask(question: string, options: readonly string[] = [], opts: { framework?: boolean; signal?: AbortSignal } = {}): Promise<AskResult> {
     const framework = opts.framework === true;
     const ask: Ask = {
-      id: this.nextId('q'), question: typeof question === 'string' ? question.trim() : '', options: cleanOptions([...options]),
-      asked_at: new Date().toISOString(), state: 'asked', answer: null, optionIndex: null,
-      remaining: this.remaining, framework, settled_at: null,
+      id: this.nextId('q'),
+      question: typeof question === 'string' ? question.trim() : '',
+      options: cleanOptions([...options]),
+      asked_at: new Date().toISOString(),
+      state: 'asked',
+      answer: null,
+      optionIndex: null,
+      remaining: this.remaining,
+      framework,
+      settled_at: null,
     };
     this.asks.push(ask);
     // checked in this order; an invalid ask is refused before it can use the quota
@@ -275,11 +293,14 @@ export class HumanChannel {
         clearTimeout(timer);
         resolve(a);
       };
-      const timer = setTimeout(() => {
-        const i = this.pullers.indexOf(done);
-        if (i >= 0) this.pullers.splice(i, 1);
-        resolve(null);
-      }, Math.min(timeoutMs, MAX_TIMER_MS));
+      const timer = setTimeout(
+        () => {
+          const i = this.pullers.indexOf(done);
+          if (i >= 0) this.pullers.splice(i, 1);
+          resolve(null);
+        },
+        Math.min(timeoutMs, MAX_TIMER_MS),
+      );
       this.pullers.push(done);
     });
   }
@@ -320,8 +341,15 @@ export class HumanChannel {
 
   private askEvent(a: Ask): FlowerEvent {
     return event('ask', a.question, {
-      id: a.id, question: a.question, options: [...a.options], state: a.state, answer: a.answer,
-      option_index: a.optionIndex, remaining: a.remaining, asked_at: a.asked_at, settled_at: a.settled_at,
+      id: a.id,
+      question: a.question,
+      options: [...a.options],
+      state: a.state,
+      answer: a.answer,
+      option_index: a.optionIndex,
+      remaining: a.remaining,
+      asked_at: a.asked_at,
+      settled_at: a.settled_at,
       framework: a.framework,
     });
   }
@@ -357,14 +385,18 @@ export class HumanChannel {
     const t = this.texts;
     if (mails.length === 0) return t.inboxEmpty;
     const list = mails.map((m, i) => `${i + 1}. ${m.text.replace(/\n/g, '\n   ')}`);
-    const saved = !this.amendPath ? t.inboxNotSaved
-      : mails.every((m) => m.amended) ? t.inboxSaved(this.amendPath) : t.inboxSomeNotSaved;
+    const saved = !this.amendPath ? t.inboxNotSaved : mails.every((m) => m.amended) ? t.inboxSaved(this.amendPath) : t.inboxSomeNotSaved;
     return [t.inboxHead(mails.length), ...list, '', saved].join('\n');
   }
 
   private mailEvent(m: Mail): FlowerEvent {
     return event('mail', m.text, {
-      id: m.id, kind: 'mail', state: m.state, amended: m.amended, sent_at: m.sent_at, delivered_at: m.delivered_at,
+      id: m.id,
+      kind: 'mail',
+      state: m.state,
+      amended: m.amended,
+      sent_at: m.sent_at,
+      delivered_at: m.delivered_at,
     });
   }
 
@@ -386,18 +418,27 @@ export class HumanChannel {
    */
   listen(fn: (e: FlowerEvent) => void): () => void {
     this.listeners.add(fn);
-    return () => { this.listeners.delete(fn); };
+    return () => {
+      this.listeners.delete(fn);
+    };
   }
 
   private emit(e: FlowerEvent): void {
     for (const fn of this.listeners) {
-      try { fn(e); } catch (err) { this.uiErrors.push(err); }
+      try {
+        fn(e);
+      } catch (err) {
+        this.uiErrors.push(err);
+      }
     }
     if (!this.onEvent) return;
     try {
       const r: unknown = this.onEvent(e);
       // an async UI callback fails later; its rejection is collected the same way
-      if (r instanceof Promise) r.catch((err: unknown) => { this.uiErrors.push(err); });
+      if (r instanceof Promise)
+        r.catch((err: unknown) => {
+          this.uiErrors.push(err);
+        });
     } catch (err) {
       this.uiErrors.push(err);
     }

@@ -42,7 +42,11 @@ export class QaLog {
     try {
       fs.mkdirSync(path.dirname(this.path), { recursive: true });
       let size = 0;
-      try { size = fs.statSync(this.path).size; } catch { /* missing: the header goes first */ }
+      try {
+        size = fs.statSync(this.path).size;
+      } catch {
+        /* missing: the header goes first */
+      }
       const head = size === 0 ? `${LOG_HEADER}\n\n${LOG_NOTE}\n\n` : '';
       fs.appendFileSync(this.path, head + entry, { encoding: 'utf8', mode: 0o600 });
       return null;

@@ -29,7 +29,10 @@ export interface MailboxHooks {
 export class Mailbox {
   private readonly mails: Mail[] = [];
 
-  constructor(private readonly amendPath: string | undefined, private readonly hooks: MailboxHooks) {}
+  constructor(
+    private readonly amendPath: string | undefined,
+    private readonly hooks: MailboxHooks,
+  ) {}
 
   /** Queue a remark (already trimmed, non-empty) under the given id. */
   post(id: string, text: string, now = new Date()): Mail {

@@ -19,7 +19,11 @@ export function cleanOptions(raw: unknown): string[] {
     const s = raw.trim();
     let parsed: unknown;
     if (s.startsWith('[')) {
-      try { parsed = JSON.parse(s); } catch { /* not JSON: fall through to lines */ }
+      try {
+        parsed = JSON.parse(s);
+      } catch {
+        /* not JSON: fall through to lines */
+      }
     }
     list = Array.isArray(parsed) ? parsed : s.split(/\r?\n/);
   }

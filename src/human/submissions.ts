@@ -10,9 +10,20 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { Lang } from '../config/index.js';
 import {
-  CONTRADICTORY_ACHIEVED, fromSubmission, submitBriefSchema, submitBriefShape, submitGoalSchema, submitGoalShape,
-  submitHandoffSchema, submitHandoffShape, submitVerdictSchema, submitVerdictShape,
-  type Brief, type Goal, type Handoff, type Verdict,
+  CONTRADICTORY_ACHIEVED,
+  fromSubmission,
+  submitBriefSchema,
+  submitBriefShape,
+  submitGoalSchema,
+  submitGoalShape,
+  submitHandoffSchema,
+  submitHandoffShape,
+  submitVerdictSchema,
+  submitVerdictShape,
+  type Brief,
+  type Goal,
+  type Handoff,
+  type Verdict,
 } from '../docs/index.js';
 
 export const SUBMISSION_KINDS = ['brief', 'goal', 'verdict', 'handoff'] as const;
@@ -35,7 +46,8 @@ const DESCRIBE: Readonly<Record<Lang, Readonly<Record<SubmissionKind, string>>>>
     handoff: '交交接书:现在在做什么、已经定下的、走不通的路、下一步、现场的路径。',
   },
   en: {
-    brief: 'Submit the brief: fill its four parts (goal, acceptance criteria, boundaries, unknowns and assumptions). This is the only way clarification counts as done; after submitting, do not paste it into your reply.',
+    brief:
+      'Submit the brief: fill its four parts (goal, acceptance criteria, boundaries, unknowns and assumptions). This is the only way clarification counts as done; after submitting, do not paste it into your reply.',
     goal: 'Submit the goal and its checklist: a one-sentence goal plus checks that can each be run and observed.',
     verdict: 'Submit the verdict: achieved / not_yet / unreachable, with evidence for every check. Unsure is not achieved.',
     handoff: 'Submit the handoff: what is being done, what is decided, dead ends, the next step, and paths to the scene.',
@@ -50,9 +62,11 @@ const RECEIVED: Readonly<Record<Lang, { [K in SubmissionKind]: (doc: SubmissionD
     handoff: () => '已收到交接书。',
   },
   en: {
-    brief: (b) => `Brief received (${lineCount(b.acceptance)} acceptance criteria, ${lineCount(b.boundaries)} boundaries, ${lineCount(b.unknowns)} unknowns and assumptions).`,
+    brief: (b) =>
+      `Brief received (${lineCount(b.acceptance)} acceptance criteria, ${lineCount(b.boundaries)} boundaries, ${lineCount(b.unknowns)} unknowns and assumptions).`,
     goal: (g) => `Goal received with ${g.checks.length} checks${g.unverifiable.length ? ` (${g.unverifiable.length} marked unverifiable)` : ''}.`,
-    verdict: (v) => `Verdict received: ${v.state}.${v.reason.startsWith(CONTRADICTORY_ACHIEVED) ? ' It says achieved but a check failed or has no evidence, so it counts as not_yet.' : ''}`,
+    verdict: (v) =>
+      `Verdict received: ${v.state}.${v.reason.startsWith(CONTRADICTORY_ACHIEVED) ? ' It says achieved but a check failed or has no evidence, so it counts as not_yet.' : ''}`,
     handoff: () => 'Handoff received.',
   },
 };
@@ -79,7 +93,12 @@ export type Reviews = { [K in SubmissionKind]?: () => Review<K> | undefined };
 
 /** Parse → convert → review → keep → say so; anything that does not parse is answered, never thrown. */
 function accept<K extends SubmissionKind, S extends z.ZodType>(
-  kind: K, schema: S, convert: (x: z.infer<S>) => SubmissionDocs[K], keep: Keep, lang: Lang, review?: () => Review<K> | undefined,
+  kind: K,
+  schema: S,
+  convert: (x: z.infer<S>) => SubmissionDocs[K],
+  keep: Keep,
+  lang: Lang,
+  review?: () => Review<K> | undefined,
 ): (args: unknown) => Promise<CallToolResult> {
   return async (args) => {
     const parsed = schema.safeParse(args);
@@ -99,14 +118,23 @@ export type AnyToolDefinition = SdkMcpToolDefinition<AnyZodRawShape>;
 export function submissionTools(kinds: Iterable<SubmissionKind>, keep: Keep, lang: Lang, reviews: Reviews = {}): AnyToolDefinition[] {
   const d = DESCRIBE[lang];
   const make: { [K in SubmissionKind]: () => AnyToolDefinition } = {
-    brief: () => tool<AnyZodRawShape>(submissionToolName('brief'), d.brief, submitBriefShape,
-      accept('brief', submitBriefSchema, fromSubmission.brief, keep, lang)),
-    goal: () => tool<AnyZodRawShape>(submissionToolName('goal'), d.goal, submitGoalShape,
-      accept('goal', submitGoalSchema, fromSubmission.goal, keep, lang)),
-    verdict: () => tool<AnyZodRawShape>(submissionToolName('verdict'), d.verdict, submitVerdictShape,
-      accept('verdict', submitVerdictSchema, fromSubmission.verdict, keep, lang, reviews.verdict)),
-    handoff: () => tool<AnyZodRawShape>(submissionToolName('handoff'), d.handoff, submitHandoffShape,
-      accept('handoff', submitHandoffSchema, (x) => fromSubmission.handoff(x), keep, lang)),
+    brief: () =>
+      tool<AnyZodRawShape>(submissionToolName('brief'), d.brief, submitBriefShape, accept('brief', submitBriefSchema, fromSubmission.brief, keep, lang)),
+    goal: () => tool<AnyZodRawShape>(submissionToolName('goal'), d.goal, submitGoalShape, accept('goal', submitGoalSchema, fromSubmission.goal, keep, lang)),
+    verdict: () =>
+      tool<AnyZodRawShape>(
+        submissionToolName('verdict'),
+        d.verdict,
+        submitVerdictShape,
+        accept('verdict', submitVerdictSchema, fromSubmission.verdict, keep, lang, reviews.verdict),
+      ),
+    handoff: () =>
+      tool<AnyZodRawShape>(
+        submissionToolName('handoff'),
+        d.handoff,
+        submitHandoffShape,
+        accept('handoff', submitHandoffSchema, (x) => fromSubmission.handoff(x), keep, lang),
+      ),
   };
   return [...new Set(kinds)].map((k) => make[k]());
 }

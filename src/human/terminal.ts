@@ -54,7 +54,10 @@ export function routeLine(line: string | null, ctx: { pending: Pick<Ask, 'id' | 
 
 /** Split a multi-line text into lines, continuation lines under the first one's text. */
 const indent = (text: string, pad: string): string[] =>
-  text.trimEnd().split(/\r?\n/).map((l, i) => (i === 0 ? l : `${pad}${l}`));
+  text
+    .trimEnd()
+    .split(/\r?\n/)
+    .map((l, i) => (i === 0 ? l : `${pad}${l}`));
 
 const T = {
   zh: {
@@ -95,12 +98,18 @@ export function renderAsk(ask: Pick<Ask, 'question' | 'options' | 'remaining'>, 
 export function renderSettled(ask: Pick<Ask, 'question' | 'options' | 'remaining' | 'state' | 'answer'>, lang: Lang = 'zh'): string[] {
   const t = T[lang];
   switch (ask.state) {
-    case 'asked': return renderAsk(ask, lang);
-    case 'answered': return indent(`+ ${ask.answer ?? ''}`, '  ');
-    case 'timeout': return [t.timeout];
-    case 'over_budget': return indent(t.overBudget(ask.question), '  ');
-    case 'invalid': return [t.invalid];
-    case 'declined': return [ask.answer ? `${t.declined}: ${ask.answer}` : t.declined];
+    case 'asked':
+      return renderAsk(ask, lang);
+    case 'answered':
+      return indent(`+ ${ask.answer ?? ''}`, '  ');
+    case 'timeout':
+      return [t.timeout];
+    case 'over_budget':
+      return indent(t.overBudget(ask.question), '  ');
+    case 'invalid':
+      return [t.invalid];
+    case 'declined':
+      return [ask.answer ? `${t.declined}: ${ask.answer}` : t.declined];
   }
 }
 

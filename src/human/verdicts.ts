@@ -10,11 +10,13 @@ import type { Review } from './submissions.js';
 
 const TEXT = {
   en: {
-    fix: (p: string[]) => `Not received as achieved — ${p.join('; ')}. Judge every check of the goal, each with the evidence you saw, and call submit_verdict again (once); until then it counts as not_yet.`,
+    fix: (p: string[]) =>
+      `Not received as achieved — ${p.join('; ')}. Judge every check of the goal, each with the evidence you saw, and call submit_verdict again (once); until then it counts as not_yet.`,
     recorded: (p: string[]) => `Recorded as not_yet — ${p.join('; ')}.`,
   },
   zh: {
-    fix: (p: string[]) => `没有按"达成"收下——${p.join(';')}。逐条判定目标的每个判定项、写上看到的证据,再调用一次 submit_verdict(只有这一次机会);在那之前按未达成记。`,
+    fix: (p: string[]) =>
+      `没有按"达成"收下——${p.join(';')}。逐条判定目标的每个判定项、写上看到的证据,再调用一次 submit_verdict(只有这一次机会);在那之前按未达成记。`,
     recorded: (p: string[]) => `按未达成记下——${p.join(';')}。`,
   },
 } as const;

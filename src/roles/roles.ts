@@ -35,7 +35,10 @@ const COORDINATOR_TOOLS: readonly string[] = Object.freeze(['Agent', 'SendMessag
 const rules = (r: RuleText, lang: Lang, extra = ''): string => (extra.trim() ? `${r[lang]}\n\n${extra.trim()}` : r[lang]);
 
 /** mcpServers entry + tool names for a channel; `keep` filters the tool names. */
-function channelParts(channel: RoleChannel | undefined, keep: (name: string) => boolean = () => true): { mcpServers: Record<string, McpServerSource>; tools: string[] } {
+function channelParts(
+  channel: RoleChannel | undefined,
+  keep: (name: string) => boolean = () => true,
+): { mcpServers: Record<string, McpServerSource>; tools: string[] } {
   if (!channel) return { mcpServers: {}, tools: [] };
   const names = [...channel.toolNames];
   const servers = new Set(names.map((n) => /^mcp__(.+?)__./.exec(n)?.[1]));
@@ -57,10 +60,12 @@ export type SubmitKind = 'brief' | 'goal' | 'verdict';
  * model's clarifier called submit_verdict {achieved} and the judge gate took it — work passed that
  * nobody had built (issue 19).
  */
-const submitsOnly = (kinds: readonly SubmitKind[]) => (n: string): boolean => {
-  const m = /__submit_([a-z]+)$/.exec(n);
-  return !m || (kinds as readonly string[]).includes(m[1]!);
-};
+const submitsOnly =
+  (kinds: readonly SubmitKind[]) =>
+  (n: string): boolean => {
+    const m = /__submit_([a-z]+)$/.exec(n);
+    return !m || (kinds as readonly string[]).includes(m[1]!);
+  };
 const uniq = (xs: readonly string[]): string[] => [...new Set(xs)];
 
 export interface CoordinatorOptions {
@@ -120,7 +125,8 @@ export function worker(description: string, prompt: string, o: WorkerOptions = {
     tools: [...(o.tools ?? WORKER_TOOLS)],
     model: o.model ?? 'inherit',
   };
-  if (o.skills !== undefined || o.plugins !== undefined) withSkills(def, { ...(o.skills !== undefined ? { skills: o.skills } : {}), ...(o.plugins ? { plugins: o.plugins } : {}) });
+  if (o.skills !== undefined || o.plugins !== undefined)
+    withSkills(def, { ...(o.skills !== undefined ? { skills: o.skills } : {}), ...(o.plugins ? { plugins: o.plugins } : {}) });
   return o.isolate ? isolated(def) : def;
 }
 

@@ -61,8 +61,12 @@ export interface Assembled {
 export function assembleAttempt(b: AttemptBase, a: AttemptInput): Assembled {
   const { spec, step } = a;
   const env = childEnv({
-    base: b.floor.childBase(), spec, maxRetries: b.cliRetries,
-    extra: { ...compactEnv(spec, b.handoff && spec.handoff), ...b.projectEnv }, tmpDir: b.tmpDir, scrub: !b.sandboxed,
+    base: b.floor.childBase(),
+    spec,
+    maxRetries: b.cliRetries,
+    extra: { ...compactEnv(spec, b.handoff && spec.handoff), ...b.projectEnv },
+    tmpDir: b.tmpDir,
+    scrub: !b.sandboxed,
   });
   const wb = b.workbench;
   const skills = b.skills.plan(spec);
@@ -71,18 +75,44 @@ export function assembleAttempt(b: AttemptBase, a: AttemptInput): Assembled {
   const nested = b.sandboxed && spec.delegateOnly && spec.glance && spec.floor === 'workspace';
   const secrets = b.floor.secretValues();
   const onEvent = a.onEvent;
-  const hooks = mergeHooks(guardHooks(walledSpec(spec, skills), {
-    ...(wb ? { workbench: wb } : {}), lang: b.lang, paths: b.floor.wall, trustedServers: inProcessServers(spec),
-    secrets: (main: boolean) => (main ? secrets.main : secrets.all), wrapGlances: nested,
-    ...(onEvent ? { onHookFailure: (why: string) => onEvent({ ...event('error', `${step}: a guard failed and refused the call (${why})`, { step, guard_failed: true }), step }) } : {}),
-  }), b.skills.hooks(skills), a.hooks);
-  const sandbox = b.sandboxed ? b.floor.sandbox({
-    floor: spec.floor, net: b.net, nested, workbench: wb?.root, handoff: (wb ? b.layout.withWorkbench(wb.root) : b.layout).handoff(step),
-  }) : undefined;
+  const hooks = mergeHooks(
+    guardHooks(walledSpec(spec, skills), {
+      ...(wb ? { workbench: wb } : {}),
+      lang: b.lang,
+      paths: b.floor.wall,
+      trustedServers: inProcessServers(spec),
+      secrets: (main: boolean) => (main ? secrets.main : secrets.all),
+      wrapGlances: nested,
+      ...(onEvent
+        ? {
+            onHookFailure: (why: string) =>
+              onEvent({ ...event('error', `${step}: a guard failed and refused the call (${why})`, { step, guard_failed: true }), step }),
+          }
+        : {}),
+    }),
+    b.skills.hooks(skills),
+    a.hooks,
+  );
+  const sandbox = b.sandboxed
+    ? b.floor.sandbox({
+        floor: spec.floor,
+        net: b.net,
+        nested,
+        workbench: wb?.root,
+        handoff: (wb ? b.layout.withWorkbench(wb.root) : b.layout).handoff(step),
+      })
+    : undefined;
   const options = buildOptions({
-    spec, cwd: b.workspace, store: b.store, env, abortController: new AbortController(),
-    ...(a.resume ? { resume: a.resume } : {}), ...(a.fork ? { fork: true } : {}), ...(a.resumeAt ? { resumeAt: a.resumeAt } : {}),
-    ...(a.sessionId ? { sessionId: a.sessionId } : {}), ...(hooks ? { hooks } : {}),
+    spec,
+    cwd: b.workspace,
+    store: b.store,
+    env,
+    abortController: new AbortController(),
+    ...(a.resume ? { resume: a.resume } : {}),
+    ...(a.fork ? { fork: true } : {}),
+    ...(a.resumeAt ? { resumeAt: a.resumeAt } : {}),
+    ...(a.sessionId ? { sessionId: a.sessionId } : {}),
+    ...(hooks ? { hooks } : {}),
     ...(wb?.external ? { additionalDirectories: [wb.root] } : {}),
     ...(b.detachChildren ? { detached: true } : {}),
     ...(sandbox ? { sandbox } : {}),
@@ -105,22 +135,40 @@ export function assembleAttempt(b: AttemptBase, a: AttemptInput): Assembled {
 /** The allowlist knows the tools the skills plan adds (Skill, a plugin's MCP tools), per thread. */
 function walledSpec(spec: AgentSpec, skills: ReturnType<SkillKit['plan']>): GuardedSpec {
   return {
-    allowedTools: [...spec.allowedTools, ...skills.main.tools], disallowedTools: spec.disallowedTools,
-    delegateOnly: spec.delegateOnly, glance: spec.glance,
-    ...(spec.agents ? { agents: Object.fromEntries(Object.entries(spec.agents).map(([type, def]) => {
-      const extra = skills.agents[type]?.tools ?? [];
-      return [type, extra.length && def.tools ? { ...def, tools: [...def.tools, ...extra] } : def];
-    })) } : {}),
+    allowedTools: [...spec.allowedTools, ...skills.main.tools],
+    disallowedTools: spec.disallowedTools,
+    delegateOnly: spec.delegateOnly,
+    glance: spec.glance,
+    ...(spec.agents
+      ? {
+          agents: Object.fromEntries(
+            Object.entries(spec.agents).map(([type, def]) => {
+              const extra = skills.agents[type]?.tools ?? [];
+              return [type, extra.length && def.tools ? { ...def, tools: [...def.tools, ...extra] } : def];
+            }),
+          ),
+        }
+      : {}),
   };
 }
 
 /** The MCP servers of a spec that run inside flower (the human channel, the handoff tool): their arguments are not paths. */
 function inProcessServers(spec: AgentSpec): string[] {
-  return Object.entries(spec.mcpServers).filter(([, v]) => {
-    try { return (typeof v === 'function' ? v() : v).type === 'sdk'; } catch { return false; }
-  }).map(([k]) => k);
+  return Object.entries(spec.mcpServers)
+    .filter(([, v]) => {
+      try {
+        return (typeof v === 'function' ? v() : v).type === 'sdk';
+      } catch {
+        return false;
+      }
+    })
+    .map(([k]) => k);
 }
 
 function safely(fn: () => void): void {
-  try { fn(); } catch { /* the index is a convenience; a failure to refresh it must not stop the step */ }
+  try {
+    fn();
+  } catch {
+    /* the index is a convenience; a failure to refresh it must not stop the step */
+  }
 }

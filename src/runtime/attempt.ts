@@ -59,7 +59,17 @@ const STARTUP_S = 60;
 
 export async function runAttempt(prompt: string, options: Options, ctl: AttemptControl): Promise<AttemptOutcome> {
   const out: AttemptOutcome = {
-    sessionId: null, ok: false, text: '', error: null, failure: null, errors: [], costUsd: 0, numTurns: 0, context: 0, interrupted: null, servedModel: null,
+    sessionId: null,
+    ok: false,
+    text: '',
+    error: null,
+    failure: null,
+    errors: [],
+    costUsd: 0,
+    numTurns: 0,
+    context: 0,
+    interrupted: null,
+    servedModel: null,
   };
   const prose: string[] = [];
   let last: Obj | null = null;
@@ -116,7 +126,8 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
       if (m.type !== 'stream_event') emit(normalize(m));
       const main = m.parent_tool_use_id == null;
       // any message is activity: the count starts again, or stops when nobody owes output now
-      if (silence.see(m) && out.sessionId) arm(); else if (out.sessionId) disarm();
+      if (silence.see(m) && out.sessionId) arm();
+      else if (out.sessionId) disarm();
       switch (m.type) {
         case 'system':
           if (m.subtype === 'init' && typeof m.session_id === 'string' && !out.sessionId) {
@@ -218,10 +229,14 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
   if (out.interrupted === 'handoff' && out.ok) out.interrupted = null;
   if (out.interrupted) {
     out.ok = false;
-    out.error = out.interrupted === 'human' ? 'interrupted-by-human'
-      : out.interrupted === 'handoff' ? 'context-full-handoff'
-      : out.interrupted === 'loop' ? out.errors.find((e) => e.startsWith('the model made')) ?? 'loop'
-      : out.errors.find((e) => e.startsWith('watchdog')) ?? 'watchdog';
+    out.error =
+      out.interrupted === 'human'
+        ? 'interrupted-by-human'
+        : out.interrupted === 'handoff'
+          ? 'context-full-handoff'
+          : out.interrupted === 'loop'
+            ? (out.errors.find((e) => e.startsWith('the model made')) ?? 'loop')
+            : (out.errors.find((e) => e.startsWith('watchdog')) ?? 'watchdog');
     out.failure = fromInterrupt(out.interrupted, out.error);
   }
   if (mirrorError !== null) {
@@ -244,7 +259,7 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
 function decide(last: Obj | null, subtype: string, error: string, api: Omit<ApiErrorSignal, 'text'> | null, thrown: unknown): StepFailure {
   const limit = fromResultSubtype(subtype, error.replace(/^error_max[a-z_]*: /, ''));
   if (limit) return limit;
-  const status = last && typeof last.api_error_status === 'number' ? last.api_error_status : api?.status ?? null;
+  const status = last && typeof last.api_error_status === 'number' ? last.api_error_status : (api?.status ?? null);
   if (api || status !== null) return fromApiError({ ...(api ?? {}), status, text: error });
   // no API signal: a failed resume, a crash at startup, a thrown spawn error — said only in text
   return fromText(thrown !== undefined && !last ? errorText(thrown) : error);

@@ -5,8 +5,22 @@
  * marked `subagent` and never drive it.
  */
 export type EventKind =
-  | 'text' | 'thinking' | 'prompt' | 'tool_call' | 'tool_result' | 'result' | 'error' | 'reset'
-  | 'system' | 'task' | 'unknown' | 'ask' | 'mail' | 'retry' | 'step' | 'handoff';
+  | 'text'
+  | 'thinking'
+  | 'prompt'
+  | 'tool_call'
+  | 'tool_result'
+  | 'result'
+  | 'error'
+  | 'reset'
+  | 'system'
+  | 'task'
+  | 'unknown'
+  | 'ask'
+  | 'mail'
+  | 'retry'
+  | 'step'
+  | 'handoff';
 
 export interface FlowerEvent {
   kind: EventKind;
@@ -99,15 +113,28 @@ export function normalize(message: unknown): FlowerEvent[] {
       for (const b of Array.isArray(content) ? content : []) {
         if (!isObj(b)) continue;
         if (b.type === 'tool_result') {
-          out.push(event('tool_result', textOfToolResult(b.content).slice(0, TOOL_RESULT_CHARS), { tool_use_id: b.tool_use_id, is_error: b.is_error === true }, base));
+          out.push(
+            event('tool_result', textOfToolResult(b.content).slice(0, TOOL_RESULT_CHARS), { tool_use_id: b.tool_use_id, is_error: b.is_error === true }, base),
+          );
         } else if (b.type === 'text') out.push(event('prompt', str(b.text), {}, base));
       }
       return out;
     }
     case 'result':
-      return [event('result', str(m.result), {
-        session_id: m.session_id, cost_usd: num(m.total_cost_usd), num_turns: num(m.num_turns), is_error: m.is_error === true, subtype: m.subtype,
-      }, base)];
+      return [
+        event(
+          'result',
+          str(m.result),
+          {
+            session_id: m.session_id,
+            cost_usd: num(m.total_cost_usd),
+            num_turns: num(m.num_turns),
+            is_error: m.is_error === true,
+            subtype: m.subtype,
+          },
+          base,
+        ),
+      ];
     case 'stream_event':
       return [];
     case 'system': {

@@ -34,10 +34,21 @@ export type StepFailure = { [K in FailureKind]: FailureOf<K> }[FailureKind];
  * balance does not) and `unknown` on the policy (retryUnknown); both are decided at the origin.
  */
 const RETRYABLE: Readonly<Record<FailureKind, boolean>> = Object.freeze({
-  auth: false, config: false, quota: true, overloaded: true, network: true, timeout: true,
+  auth: false,
+  config: false,
+  quota: true,
+  overloaded: true,
+  network: true,
+  timeout: true,
   // context-full is not retried as such: the handoff route takes it (a fresh session, not a retry)
-  'context-full': false, 'guard-denied': false, interrupted: false, killed: false, store: false,
-  budget: false, internal: false, unknown: true,
+  'context-full': false,
+  'guard-denied': false,
+  interrupted: false,
+  killed: false,
+  store: false,
+  budget: false,
+  internal: false,
+  unknown: true,
   // the workflow already gave the model its one chance to fix the answer: another attempt of the same would repeat it
   model: false,
   // the workflow decides another round itself (the judge's feedback); the step's own loop never retries it

@@ -22,9 +22,23 @@ import type { SandboxSettings, Settings } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError } from '../errors.js';
 import { CREDENTIAL_KEYS, configHome, parseDotenv, type ResolvedEnv } from '../config/index.js';
 import {
-  PathWall, SHELL_STARTUP_FILES, SYSTEM_CREDENTIALS, homeCredentialPaths, isEnvFileName, isSecretName, isSecretValue,
-  sandboxSettings, scrubScript, secretFilePaths, secretsIn, startupFileHoldsSecret, urlPassword, type Floor as FloorKind,
-  type NetPolicy, type Place, MIN_SECRET_CHARS,
+  PathWall,
+  SHELL_STARTUP_FILES,
+  SYSTEM_CREDENTIALS,
+  homeCredentialPaths,
+  isEnvFileName,
+  isSecretName,
+  isSecretValue,
+  sandboxSettings,
+  scrubScript,
+  secretFilePaths,
+  secretsIn,
+  startupFileHoldsSecret,
+  urlPassword,
+  type Floor as FloorKind,
+  type NetPolicy,
+  type Place,
+  MIN_SECRET_CHARS,
 } from '../guards/index.js';
 import { pluginDirsFromEnv } from '../skills/index.js';
 import type { RunLayout } from '../state/index.js';
@@ -83,7 +97,9 @@ export class Floor {
     this.env = { ...r.env };
     if (r.from.FLOWER_PLUGINS && agentWritable(r.from.FLOWER_PLUGINS)) {
       delete this.env.FLOWER_PLUGINS;
-      i.warn(`FLOWER_PLUGINS in ${r.from.FLOWER_PLUGINS} ignored: that file is inside the workspace, and a plugin runs code outside the sandbox — set it in the environment or in ${path.join(configHome(r.env), '.env')}`);
+      i.warn(
+        `FLOWER_PLUGINS in ${r.from.FLOWER_PLUGINS} ignored: that file is inside the workspace, and a plugin runs code outside the sandbox — set it in the environment or in ${path.join(configHome(r.env), '.env')}`,
+      );
     }
     const pass = i.passEnv;
     const store = r.env.FLOWER_STORE ? urlPassword(r.env.FLOWER_STORE) : undefined;
@@ -94,11 +110,17 @@ export class Floor {
     const holding = startupFilesHolding(home, values);
     if (holding.length && !warnedStartup.has(holding.join('\0'))) {
       warnedStartup.add(holding.join('\0'));
-      i.warn(`${holding.join(', ')} ${holding.length === 1 ? 'holds' : 'hold'} a secret, so the agents' commands cannot read ${holding.length === 1 ? 'it' : 'them'} ` +
-        `(each command says "Permission denied" for it, and its aliases and functions are not there); keep secrets in ${path.join(configHome(r.env), '.env')} instead`);
+      i.warn(
+        `${holding.join(', ')} ${holding.length === 1 ? 'holds' : 'hold'} a secret, so the agents' commands cannot read ${holding.length === 1 ? 'it' : 'them'} ` +
+          `(each command says "Permission denied" for it, and its aliases and functions are not there); keep secrets in ${path.join(configHome(r.env), '.env')} instead`,
+      );
     }
     const unreadable = [
-      ...this.chainFiles, ...homeCredentialPaths(home), ...SYSTEM_CREDENTIALS, ...i.denyRead.map((p) => path.resolve(p)), ...holding,
+      ...this.chainFiles,
+      ...homeCredentialPaths(home),
+      ...SYSTEM_CREDENTIALS,
+      ...i.denyRead.map((p) => path.resolve(p)),
+      ...holding,
       ...filesHolding(home, this.known, [i.layout.workspace, i.layout.runDir]),
     ];
     // plugin folders run code outside the sandbox at every start: --plugin ones come in `protect`, these from the env
@@ -151,17 +173,28 @@ export class Floor {
   sandbox(o: { floor: FloorKind; net: NetPolicy; nested: boolean; workbench?: string | undefined; handoff?: string | undefined }): SandboxSettings {
     const lists = this.wall.sandboxLists(o.handoff ? [o.handoff] : []);
     return sandboxSettings({
-      nestedGlances: o.nested, floor: o.floor, workspace: this.input.layout.workspace, workbench: o.workbench,
-      runDir: this.input.layout.runDir, tmpDir: this.input.tmpDir, net: o.net,
+      nestedGlances: o.nested,
+      floor: o.floor,
+      workspace: this.input.layout.workspace,
+      workbench: o.workbench,
+      runDir: this.input.layout.runDir,
+      tmpDir: this.input.tmpDir,
+      net: o.net,
       extraWrite: this.input.allowWrite.map((p) => path.resolve(p)),
-      secretVars: this.secretNames, secretFiles: this.chainFiles.filter((f) => fs.existsSync(f)),
-      denyWrite: lists.denyWrite, denyRead: lists.denyRead,
+      secretVars: this.secretNames,
+      secretFiles: this.chainFiles.filter((f) => fs.existsSync(f)),
+      denyWrite: lists.denyWrite,
+      denyRead: lists.denyRead,
     });
   }
 
   /** Remove the scrub script (the Runtime's close). */
   close(): void {
-    try { fs.rmSync(this.scrubFile, { force: true }); } catch { /* the config dir goes at exit anyway */ }
+    try {
+      fs.rmSync(this.scrubFile, { force: true });
+    } catch {
+      /* the config dir goes at exit anyway */
+    }
   }
 }
 
@@ -171,10 +204,13 @@ function endpointCheck(r: ResolvedEnv, agentWritable: (f: string) => boolean): v
   if (!urlFrom || !agentWritable(urlFrom)) return;
   for (const k of CREDENTIAL_KEYS) {
     if (!(r.env[k] ?? '').trim() || r.from[k] === urlFrom) continue;
-    throw new ConfigError('foreign-endpoint',
+    throw new ConfigError(
+      'foreign-endpoint',
       `ANTHROPIC_BASE_URL comes from ${urlFrom}, a file inside the workspace that an agent could have written, and ${k} comes from ` +
-      `${r.from[k] ?? 'the environment'}: flower will not send that credential to an endpoint chosen there. Set ANTHROPIC_BASE_URL in ` +
-      `the environment or in ${path.join(configHome(r.env), '.env')}, or keep the credential in ${urlFrom} beside it.`, { path: urlFrom });
+        `${r.from[k] ?? 'the environment'}: flower will not send that credential to an endpoint chosen there. Set ANTHROPIC_BASE_URL in ` +
+        `the environment or in ${path.join(configHome(r.env), '.env')}, or keep the credential in ${urlFrom} beside it.`,
+      { path: urlFrom },
+    );
   }
 }
 
@@ -187,7 +223,13 @@ function protectedPlaces(i: FloorInput, chain: readonly string[], config: string
     : [l.runDir];
   const wb = i.workbench ? l.withWorkbench(i.workbench) : l;
   const records = [wb.index, path.join(wb.root, '.gitignore'), wb.brief, wb.goal, wb.qa, wb.archive];
-  const pkg = [path.join(PACKAGE_ROOT, 'dist'), path.join(PACKAGE_ROOT, 'bin'), path.join(PACKAGE_ROOT, 'package.json'), path.join(PACKAGE_ROOT, 'node_modules'), ...dependencyDirs()];
+  const pkg = [
+    path.join(PACKAGE_ROOT, 'dist'),
+    path.join(PACKAGE_ROOT, 'bin'),
+    path.join(PACKAGE_ROOT, 'package.json'),
+    path.join(PACKAGE_ROOT, 'node_modules'),
+    ...dependencyDirs(),
+  ];
   const rc = SHELL_STARTUP_FILES.map((f) => path.join(home, f));
   // the next start may be from the workspace itself (`cd proj && flower`): its ./.env is in the chain then
   const nextChain = [path.join(l.workspace, '.env'), path.join(l.cwd, '.env')];
@@ -201,10 +243,18 @@ function protectedPlaces(i: FloorInput, chain: readonly string[], config: string
 function dependencyDirs(): string[] {
   const req = createRequire(path.join(PACKAGE_ROOT, 'package.json'));
   let deps: string[] = [];
-  try { deps = Object.keys((JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { dependencies?: object }).dependencies ?? {}); } catch { /* no manifest: nothing to add */ }
+  try {
+    deps = Object.keys((JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { dependencies?: object }).dependencies ?? {});
+  } catch {
+    /* no manifest: nothing to add */
+  }
   const out: string[] = [];
   for (const d of [...deps, `@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}`]) {
-    try { out.push(path.dirname(req.resolve(`${d}/package.json`))); } catch { /* not installed, or no package.json export */ }
+    try {
+      out.push(path.dirname(req.resolve(`${d}/package.json`)));
+    } catch {
+      /* not installed, or no package.json export */
+    }
   }
   return out;
 }
@@ -212,7 +262,11 @@ function dependencyDirs(): string[] {
 const isUnder = (p: string, root: string): boolean => p === root || p.startsWith(`${root}/`);
 
 function realOr(p: string): string {
-  try { return fs.realpathSync(p); } catch { return path.resolve(p); }
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
 }
 
 /** The secret values in `.env` files: values of secret-looking names, and values that are secrets by their shape. */
@@ -220,7 +274,11 @@ function chainValues(files: readonly string[]): string[] {
   const out: string[] = [];
   for (const f of files) {
     let text: string;
-    try { text = fs.readFileSync(f, 'utf8'); } catch { continue; }
+    try {
+      text = fs.readFileSync(f, 'utf8');
+    } catch {
+      continue;
+    }
     for (const [k, v] of Object.entries(parseDotenv(text))) {
       if (v.length < MIN_SECRET_CHARS || !(isSecretName(k) || isSecretValue(v))) continue;
       out.push(v);
@@ -239,7 +297,11 @@ function plainValues(files: readonly string[]): string[] {
   const out: string[] = [];
   for (const f of files) {
     let text: string;
-    try { text = fs.readFileSync(f, 'utf8'); } catch { continue; }
+    try {
+      text = fs.readFileSync(f, 'utf8');
+    } catch {
+      continue;
+    }
     for (const v of Object.values(parseDotenv(text))) {
       if (v.length >= MIN_SECRET_CHARS && !/^(?:[A-Za-z]+|\d+(?:\.\d+)?|true|false)$/i.test(v)) out.push(v);
     }
@@ -263,7 +325,11 @@ export function envFilesUnder(root: string, runDir?: string): string[] {
     for (const [dir, depth] of queue) {
       if (++seen > MAX_DIRS) break;
       let entries: fs.Dirent[];
-      try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { continue; }
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
       for (const e of entries) {
         const p = path.join(dir, e.name);
         if (e.isFile() && isEnvFileName(e.name)) out.push(p);
@@ -287,13 +353,23 @@ function filesHolding(home: string, known: readonly string[], skip: readonly str
   if (!known.length) return [];
   const candidates: string[] = [];
   const filesIn = (dir: string): string[] => {
-    try { return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(dir, e.name)); } catch { return []; }
+    try {
+      return fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => path.join(dir, e.name));
+    } catch {
+      return [];
+    }
   };
   candidates.push(...filesIn(home));
   const config = path.join(home, '.config');
   try {
-    for (const e of fs.readdirSync(config, { withFileTypes: true })) if (e.isDirectory() && e.name !== 'flower') candidates.push(...filesIn(path.join(config, e.name)));
-  } catch { /* no ~/.config */ }
+    for (const e of fs.readdirSync(config, { withFileTypes: true }))
+      if (e.isDirectory() && e.name !== 'flower') candidates.push(...filesIn(path.join(config, e.name)));
+  } catch {
+    /* no ~/.config */
+  }
   const out: string[] = [];
   for (const f of candidates.slice(0, MAX_FILES)) {
     if (skip.some((d) => isUnder(f, d))) continue;
@@ -301,7 +377,9 @@ function filesHolding(home: string, known: readonly string[], skip: readonly str
       if (fs.statSync(f).size > MAX_BYTES) continue;
       const text = fs.readFileSync(f, 'latin1');
       if (known.some((k) => text.includes(k))) out.push(f);
-    } catch { /* unreadable to flower: unreadable to the tools as well */ }
+    } catch {
+      /* unreadable to flower: unreadable to the tools as well */
+    }
   }
   return out;
 }
@@ -315,7 +393,11 @@ function startupFilesHolding(home: string, values: readonly string[]): string[] 
   const out = new Set<string>();
   const check = (f: string, depth: number): void => {
     let text: string;
-    try { text = fs.readFileSync(f, 'utf8'); } catch { return; }
+    try {
+      text = fs.readFileSync(f, 'utf8');
+    } catch {
+      return;
+    }
     if (startupFileHoldsSecret(text, values)) out.add(f);
     if (depth > 0) return;
     for (const m of text.matchAll(/^\s*(?:source|\.)\s+["']?((?:~|\$HOME|\$\{HOME\})?\/?[^\s"';|&]+)/gm)) {

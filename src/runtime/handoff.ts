@@ -21,8 +21,16 @@ import type { StepResult } from './manifest.js';
 import { isOverflow } from './resilience.js';
 import { AgentSpec } from './spec.js';
 import {
-  MAX_DEGRADED_STREAK, STARTUP_FLOOR, configuredModel, plausibleWindow, formatTokens, rememberOverflow, statedLimit, thresholds,
-  type HandoffPolicy, type Thresholds,
+  MAX_DEGRADED_STREAK,
+  STARTUP_FLOOR,
+  configuredModel,
+  plausibleWindow,
+  formatTokens,
+  rememberOverflow,
+  statedLimit,
+  thresholds,
+  type HandoffPolicy,
+  type Thresholds,
 } from './window.js';
 
 export const HANDOFF_SERVER = 'flower_handoff';
@@ -76,7 +84,8 @@ const TOOL_TEXT: Readonly<Record<Lang, { describe: string; received: string; rej
     rejected: '没有收下,缺少或不合格的字段:',
   },
   en: {
-    describe: 'Submit the handoff: what is being done, what is decided (with why), dead ends, the next step, and paths to the scene. After submitting, stop; do not paste it into your reply.',
+    describe:
+      'Submit the handoff: what is being done, what is decided (with why), dead ends, the next step, and paths to the scene. After submitting, stop; do not paste it into your reply.',
     received: 'Handoff received. That is all; nothing else to do.',
     rejected: 'Not received; missing or invalid fields:',
   },
@@ -94,15 +103,17 @@ export function handoffServer(lang: Lang, keep: (x: HandoffSubmission) => void):
     version: '1.0.0',
     // deferred tools sit behind tool search; the writing round must see this one at once
     alwaysLoad: true,
-    tools: [tool(HANDOFF_TOOL_NAME, t.describe, submitHandoffShape, async (args) => {
-      const parsed = submitHandoffSchema.safeParse(args);
-      if (!parsed.success) {
-        const lines = parsed.error.issues.map((i) => `- ${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`);
-        return { content: [{ type: 'text', text: `${t.rejected}\n${lines.join('\n')}` }], isError: true };
-      }
-      keep(parsed.data);
-      return { content: [{ type: 'text', text: t.received }] };
-    })],
+    tools: [
+      tool(HANDOFF_TOOL_NAME, t.describe, submitHandoffShape, async (args) => {
+        const parsed = submitHandoffSchema.safeParse(args);
+        if (!parsed.success) {
+          const lines = parsed.error.issues.map((i) => `- ${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`);
+          return { content: [{ type: 'text', text: `${t.rejected}\n${lines.join('\n')}` }], isError: true };
+        }
+        keep(parsed.data);
+        return { content: [{ type: 'text', text: t.received }] };
+      }),
+    ],
   });
 }
 
@@ -130,9 +141,7 @@ export function handoffFile(where: RunLayout | string, step: string): string {
  * `notes/archive/交接/<safe>-<YYYYmmdd-HHMMSS>.md` (a suffix when that name is taken), so every
  * generation's handoff survives for the person reading the run afterwards.
  */
-export function writeHandoffRecord(
-  where: RunLayout | string, h: Handoff, now: Date = new Date(),
-): { path: string; archived: string | null } {
+export function writeHandoffRecord(where: RunLayout | string, h: Handoff, now: Date = new Date()): { path: string; archived: string | null } {
   const layout = layoutOf(where);
   const file = layout.handoff(h.step);
   const safe = safeStepName(h.step);
@@ -156,15 +165,19 @@ export interface StopContext {
 }
 
 export function generationsMessage(c: StopContext, retired: number): string {
-  return `handoff: step "${c.step}" retired ${retired} sessions without finishing. The threshold (${c.t.at} tokens of a ${c.window}-token window) ` +
+  return (
+    `handoff: step "${c.step}" retired ${retired} sessions without finishing. The threshold (${c.t.at} tokens of a ${c.window}-token window) ` +
     `is probably below this role's start-up floor (about ${STARTUP_FLOOR / 1000}k tokens for a coordinator), so each new session is full almost at once. ` +
-    'Raise the window with --window N (or FLOWER_WINDOW), or run with --no-handoff.';
+    'Raise the window with --window N (or FLOWER_WINDOW), or run with --no-handoff.'
+  );
 }
 
 export function degradedStreakMessage(c: StopContext, streak: number): string {
-  return `handoff: ${streak} degraded handoffs in a row in step "${c.step}" — the sessions overflow before they can write one ` +
+  return (
+    `handoff: ${streak} degraded handoffs in a row in step "${c.step}" — the sessions overflow before they can write one ` +
     `(window ${c.window}, threshold ${c.t.at}, room ${c.t.room} tokens). The model probably has a smaller window than ${c.window}: ` +
-    'set FLOWER_WINDOW or --window to the real one (or lower), or run with --no-handoff.';
+    'set FLOWER_WINDOW or --window to the real one (or lower), or run with --no-handoff.'
+  );
 }
 
 /** Every section, scene included (the original's `done` event left it out). */
@@ -210,7 +223,10 @@ export class Generations {
   private writing = false;
   private degraded = 0;
 
-  constructor(private readonly host: GenerationHost, private readonly s: GenerationStep) {}
+  constructor(
+    private readonly host: GenerationHost,
+    private readonly s: GenerationStep,
+  ) {}
 
   /** A successor starts: its "near" notice may come again. */
   next(): void {
@@ -254,7 +270,7 @@ export class Generations {
   async handOff(route: HandoffRoute, o: AttemptOutcome): Promise<Handoff | null> {
     const { result, step, task } = this.s;
     const outgoing = result.session_id!;
-    const context = o.context || result.context || await this.host.contextOf(outgoing);
+    const context = o.context || result.context || (await this.host.contextOf(outgoing));
     let h: Handoff;
     let why = '';
     if (route === 'overflow') {
@@ -288,7 +304,13 @@ export class Generations {
     const p = this.host.policy;
     const t = thresholds(p);
     this.s.emit('handoff', `${h.isDegraded ? 'degraded handoff' : 'handoff'} written${file ? `: ${file}` : ''}`, {
-      phase: 'done', context, window: p.window, at: t.at, degraded: h.isDegraded, path: file, sections: sectionsOf(h),
+      phase: 'done',
+      context,
+      window: p.window,
+      at: t.at,
+      degraded: h.isDegraded,
+      path: file,
+      sections: sectionsOf(h),
     });
     const stop = { step, window: p.window, t };
     if (result.retired.length >= p.maxGenerations) return halt(result, generationsMessage(stop, result.retired.length));
@@ -309,7 +331,12 @@ export class Generations {
     delete o.maxBudgetUsd;
     const spec = new AgentSpec({
       ...o,
-      mcpServers: { ...base.mcpServers, [HANDOFF_SERVER]: handoffServer(this.host.lang, (x) => { submitted = x; }) },
+      mcpServers: {
+        ...base.mcpServers,
+        [HANDOFF_SERVER]: handoffServer(this.host.lang, (x) => {
+          submitted = x;
+        }),
+      },
       allowedTools: [...base.allowedTools, HANDOFF_TOOL],
     });
     const out = await this.host.attempt(spec, handoffPrompt(this.host.lang, context, this.host.policy.window), sid);
@@ -318,7 +345,8 @@ export class Generations {
     if (out.failure?.kind === 'context-full' && !out.interrupted) this.calibrate(out, context);
     const h = handoffFrom(step, submitted, out.text);
     if (h.complete()) return { h, why: '' };
-    const why = !out.ok ? `the handoff round failed: ${(out.error ?? 'unknown error').slice(0, 160)}`
+    const why = !out.ok
+      ? `the handoff round failed: ${(out.error ?? 'unknown error').slice(0, 160)}`
       : `the handoff was incomplete, missing ${h.missing().join(', ')}`;
     return { h: Handoff.degraded(step, task, why), why };
   }

@@ -58,14 +58,32 @@ export async function runAttempts(h: LoopHost, c: StepRun): Promise<void> {
     const sessionId = s.resume ? undefined : newSessionId();
     if (sessionId) await c.announce(sessionId);
     result.attempts = s.failed + 1;
-    const outcome = await h.attempt({
-      spec, prompt: s.prompt, step, resume: s.resume, fork: s.fork, resumeAt: s.resumeAt, sessionId,
-      hooks: c.opts.hooks, onEvent: c.opts.onEvent, onSkills: (record) => { if (record.length) result.skills = record; },
-    }, c.announce, (ctx) => gens.due(ctx));
+    const outcome = await h.attempt(
+      {
+        spec,
+        prompt: s.prompt,
+        step,
+        resume: s.resume,
+        fork: s.fork,
+        resumeAt: s.resumeAt,
+        sessionId,
+        hooks: c.opts.hooks,
+        onEvent: c.opts.onEvent,
+        onSkills: (record) => {
+          if (record.length) result.skills = record;
+        },
+      },
+      c.announce,
+      (ctx) => gens.due(ctx),
+    );
     absorb(result, outcome);
     h.checkModel(spec, outcome, emit);
     const next = afterAttempt(outcome, s, {
-      session: result.session_id, request: h.interruptRequest(), route: gens.route(outcome), policy: h.policy, lang: h.lang,
+      session: result.session_id,
+      request: h.interruptRequest(),
+      route: gens.route(outcome),
+      policy: h.policy,
+      lang: h.lang,
     });
     switch (next.kind) {
       case 'done':
@@ -99,7 +117,7 @@ export async function runAttempts(h: LoopHost, c: StepRun): Promise<void> {
           return;
         }
         const session = result.session_id;
-        const r = retryFrom(next.state, { session, stored: !!session && await h.hasSession(session), task: c.task, lang: h.lang });
+        const r = retryFrom(next.state, { session, stored: !!session && (await h.hasSession(session)), task: c.task, lang: h.lang });
         if (r.kind === 'resume') result.resumed = true;
         s = r.state;
         continue;
@@ -111,5 +129,8 @@ export async function runAttempts(h: LoopHost, c: StepRun): Promise<void> {
 }
 
 function unreachable(x: never): never {
-  throw new InternalError('unhandled-next-step', `the attempt loop has no case for the next step ${JSON.stringify(x)}; this is a bug in flower, please report it`);
+  throw new InternalError(
+    'unhandled-next-step',
+    `the attempt loop has no case for the next step ${JSON.stringify(x)}; this is a bug in flower, please report it`,
+  );
 }

@@ -28,8 +28,7 @@ export function toRow(r: StepResult, run: string): ManifestRow {
 
 export type ManifestWarning = (message: string) => void;
 
-const recordsFor = (where: RunRecords | string): RunRecords =>
-  typeof where === 'string' ? new FileRunRecords(RunLayout.of({ runDir: where })) : where;
+const recordsFor = (where: RunRecords | string): RunRecords => (typeof where === 'string' ? new FileRunRecords(RunLayout.of({ runDir: where })) : where);
 
 export class Manifest {
   /** where the rows live (the manifest file for the files backend) */

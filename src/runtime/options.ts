@@ -12,7 +12,16 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { McpServerConfig, McpStdioServerConfig, Options, SandboxSettings, SessionStore, Settings, SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
+import type {
+  McpServerConfig,
+  McpStdioServerConfig,
+  Options,
+  SandboxSettings,
+  SessionStore,
+  Settings,
+  SpawnedProcess,
+  SpawnOptions,
+} from '@anthropic-ai/claude-agent-sdk';
 import { sessionTools } from '../guards/allowlist.js';
 import { failClosed } from '../guards/failclosed.js';
 import type { Lang } from '../config/lang.js';
@@ -33,7 +42,11 @@ export function privateConfigDir(): string {
 /** Remove this process's private config dir (also called before dying of a signal: 'exit' won't run). */
 export function removeConfigDir(): void {
   if (!configDir) return;
-  try { fs.rmSync(configDir, { recursive: true, force: true }); } catch { /* best effort */ }
+  try {
+    fs.rmSync(configDir, { recursive: true, force: true });
+  } catch {
+    /* best effort */
+  }
 }
 
 /**
@@ -46,7 +59,10 @@ export function privateTmpDir(): string {
   fs.chmodSync(dir, 0o700);
   tmpDirs.add(dir);
   // once per process: a Runtime opened and closed in a loop (the bench, side questions) must not add a listener each time
-  if (!exitHooked) { exitHooked = true; process.once('exit', () => removeTmpDirs()); }
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', () => removeTmpDirs());
+  }
   return dir;
 }
 const tmpDirs = new Set<string>();
@@ -55,7 +71,11 @@ let exitHooked = false;
 /** Remove one private temp folder (a Runtime's close), or all of this process's (exit). */
 export function removeTmpDirs(only?: string): void {
   for (const d of only ? [only] : [...tmpDirs]) {
-    try { fs.rmSync(d, { recursive: true, force: true }); } catch { /* best effort */ }
+    try {
+      fs.rmSync(d, { recursive: true, force: true });
+    } catch {
+      /* best effort */
+    }
     tmpDirs.delete(d);
   }
 }
@@ -73,10 +93,13 @@ function sweepDeadConfigDirs(): void {
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid === process.pid || pidAlive(pid)) continue;
-    try { fs.rmSync(path.join(os.tmpdir(), n), { recursive: true, force: true }); } catch { /* someone else's, or gone */ }
+    try {
+      fs.rmSync(path.join(os.tmpdir(), n), { recursive: true, force: true });
+    } catch {
+      /* someone else's, or gone */
+    }
   }
 }
-
 
 let liveRuns = 0;
 
@@ -92,13 +115,22 @@ export function beginRun(): void {
 export function forgetLocalTranscripts(): void {
   liveRuns = Math.max(0, liveRuns - 1);
   if (!configDir || liveRuns > 0) return;
-  try { fs.rmSync(path.join(configDir, 'projects'), { recursive: true, force: true }); } catch { /* best effort */ }
+  try {
+    fs.rmSync(path.join(configDir, 'projects'), { recursive: true, force: true });
+  } catch {
+    /* best effort */
+  }
 }
 
 /** Variables that would make the child behave as if nested in another Claude Code session. */
-const DROP_FROM_PARENT = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SSE_PORT',
+const DROP_FROM_PARENT = [
+  'CLAUDECODE',
+  'CLAUDE_CODE_ENTRYPOINT',
+  'CLAUDE_CODE_SSE_PORT',
   // the store's URL holds a database password: flower's business, never the agents' (nor their tools')
-  'FLOWER_STORE', 'PGPASSWORD'];
+  'FLOWER_STORE',
+  'PGPASSWORD',
+];
 
 export interface ChildEnvInput {
   /** what the binary may be handed (runtime/floor: the environment minus secrets but the credential, plus the scrub script) */
@@ -225,9 +257,7 @@ export function buildOptions(i: BuildInput): Options {
   const { spec } = i;
   const o: Options = {
     cwd: i.cwd,
-    systemPrompt: spec.instructions
-      ? { type: 'preset', preset: 'claude_code', append: spec.instructions }
-      : { type: 'preset', preset: 'claude_code' },
+    systemPrompt: spec.instructions ? { type: 'preset', preset: 'claude_code', append: spec.instructions } : { type: 'preset', preset: 'claude_code' },
     settingSources: [],
     // every thread's tools pre-approved (subagents ask the session's rules); the allowlist hook narrows each thread
     allowedTools: sessionTools(spec),

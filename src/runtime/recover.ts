@@ -42,7 +42,9 @@ export function retryable(o: AttemptOutcome, failed: number, policy: ResilienceO
  * after maxOfflineWait (bounded, and cut short when the runtime closes).
  */
 export async function waitOnline(
-  p: ResilienceOptions, env: Record<string, string | undefined>, closed: () => boolean,
+  p: ResilienceOptions,
+  env: Record<string, string | undefined>,
+  closed: () => boolean,
   notify: (text: string, payload: Record<string, unknown>) => void,
 ): Promise<{ ok: boolean; why?: string }> {
   let ep;

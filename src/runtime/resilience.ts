@@ -33,7 +33,11 @@ export const DEFAULT_RESILIENCE: Readonly<ResilienceOptions> = Object.freeze({
  * Delay before retry number `attempt` (1-based): min(base·2^(attempt−1), max) with ±25 % jitter,
  * i.e. about 4 / 8 / 16 / 32 / 64 s with the defaults.
  */
-export function backoff(attempt: number, opts: Pick<ResilienceOptions, 'baseDelay' | 'maxDelay'> = DEFAULT_RESILIENCE, random: () => number = Math.random): number {
+export function backoff(
+  attempt: number,
+  opts: Pick<ResilienceOptions, 'baseDelay' | 'maxDelay'> = DEFAULT_RESILIENCE,
+  random: () => number = Math.random,
+): number {
   const n = Math.max(1, Math.floor(attempt));
   const raw = Math.min(opts.baseDelay * 2 ** (n - 1), opts.maxDelay);
   return raw * (0.75 + random() * 0.5);
@@ -152,14 +156,19 @@ export function endpoint(env: Record<string, string | undefined> = process.env):
 export async function reachable(host: string, port: number, timeoutSec: number = DEFAULT_RESILIENCE.probeTimeout): Promise<boolean> {
   const deadline = Date.now() + Math.max(0, timeoutSec) * 1000;
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), Math.max(0, timeoutSec) * 1000); });
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, timeoutSec) * 1000);
+  });
   const attempt = (async (): Promise<boolean> => {
     const { address, family } = await lookup(host);
     const left = deadline - Date.now();
     if (left <= 0) return false;
     return await new Promise<boolean>((resolve) => {
       const sock = connect({ host: address, port, family });
-      const done = (ok: boolean): void => { sock.destroy(); resolve(ok); };
+      const done = (ok: boolean): void => {
+        sock.destroy();
+        resolve(ok);
+      };
       sock.setTimeout(left, () => done(false));
       sock.once('connect', () => done(true));
       sock.once('error', () => done(false));
@@ -195,7 +204,10 @@ const ENV_KEYS: ReadonlyArray<[keyof ResilienceOptions, string, 'count' | 'secon
  * fatal: a typo in a test knob must not stop a run. Attempts must be a whole number ≥ 1, a probe
  * interval/timeout must be > 0 (0 would spin), the others ≥ 0.
  */
-export function resilienceFromEnv(env: Record<string, string | undefined> = process.env, base: Readonly<ResilienceOptions> = DEFAULT_RESILIENCE): ResilienceOptions {
+export function resilienceFromEnv(
+  env: Record<string, string | undefined> = process.env,
+  base: Readonly<ResilienceOptions> = DEFAULT_RESILIENCE,
+): ResilienceOptions {
   const out: ResilienceOptions = { ...base };
   for (const [key, name, kind] of ENV_KEYS) {
     const raw = env[name]?.trim();

@@ -9,8 +9,20 @@ import type { FlowerStore } from './setup.js';
 /** The row a step starts as (written at once, so a signal during the step still finds it). */
 export function newResult(step: string, sandboxed: boolean): StepResult {
   return {
-    step, session_id: null, ok: false, cost_usd: 0, num_turns: 0, text: '', error: null,
-    started_at: new Date().toISOString(), ended_at: null, attempts: 0, errors: [], resumed: false, retired: [], context: 0,
+    step,
+    session_id: null,
+    ok: false,
+    cost_usd: 0,
+    num_turns: 0,
+    text: '',
+    error: null,
+    started_at: new Date().toISOString(),
+    ended_at: null,
+    attempts: 0,
+    errors: [],
+    resumed: false,
+    retired: [],
+    context: 0,
     sandboxed,
   };
 }
@@ -45,7 +57,8 @@ export async function costSoFar(store: FlowerStore, projectKey: string, sessionI
       const e = entries[i]!;
       if (e.type === 'cost-state' && typeof e.totalCostUSD === 'number' && Number.isFinite(e.totalCostUSD)) return e.totalCostUSD;
     }
-  } catch { /* an unreadable store only costs the baseline */ }
+  } catch {
+    /* an unreadable store only costs the baseline */
+  }
   return 0;
 }
-

@@ -92,11 +92,13 @@ export class Runtime {
   constructor(o: RuntimeOptions = {}) {
     const env = o.env ?? process.env;
     this.warn = o.onWarning ?? ((m) => process.stderr.write(`! ${m}\n`));
-    this.layout = o.layout ?? RunLayout.of({
-      ...(o.workspace !== undefined ? { workspace: o.workspace } : {}),
-      ...(o.runDir !== undefined ? { runDir: o.runDir } : {}),
-      ...(o.workbench instanceof Workbench ? { workbench: o.workbench.root } : {}),
-    });
+    this.layout =
+      o.layout ??
+      RunLayout.of({
+        ...(o.workspace !== undefined ? { workspace: o.workspace } : {}),
+        ...(o.runDir !== undefined ? { runDir: o.runDir } : {}),
+        ...(o.workbench instanceof Workbench ? { workbench: o.workbench.root } : {}),
+      });
     // `./.env` is the layout's current directory's, the one every other path is resolved against
     this.resolved = resolveEnv(env, this.layout.cwd);
     requireCredentials(this.resolved);
@@ -111,9 +113,17 @@ export class Runtime {
     const wbRoot = o.workbench instanceof Workbench ? o.workbench.root : o.workbench ? this.layout.root : undefined;
     try {
       this.floor = new Floor({
-        layout: this.layout, resolved: this.resolved, workbench: wbRoot, tmpDir: this.tmpDir, configDir: privateConfigDir(),
-        allowWrite: this.sandboxPolicy.allowWrite ?? [], passEnv: o.passEnv ?? [], allowRead: o.allowRead ?? [], denyRead: o.denyRead ?? [],
-        protect: [...(o.protect ?? []), ...(o.plugins ?? [])], warn: this.warn,
+        layout: this.layout,
+        resolved: this.resolved,
+        workbench: wbRoot,
+        tmpDir: this.tmpDir,
+        configDir: privateConfigDir(),
+        allowWrite: this.sandboxPolicy.allowWrite ?? [],
+        passEnv: o.passEnv ?? [],
+        allowRead: o.allowRead ?? [],
+        denyRead: o.denyRead ?? [],
+        protect: [...(o.protect ?? []), ...(o.plugins ?? [])],
+        warn: this.warn,
       });
     } catch (e) {
       removeTmpDirs(this.tmpDir);
@@ -136,24 +146,39 @@ export class Runtime {
     this.manifest = new Manifest(this.records, this.runId, this.warn);
     this.storeFile = o.store ? undefined : this.backend.file;
     // sessions: 'create' always opens one: null only for `sessions: false`, when o.store is used instead
-    this.store = o.store ?? new ViewedStore(this.backend.sessions!, this.workspace, {
-      trim: o.trim ?? false, ephemeral: o.ephemeral ?? true, keepDenials: o.keepDenials ?? 1,
-    }, this.layout.viewSpill);
+    this.store =
+      o.store ??
+      new ViewedStore(
+        this.backend.sessions!,
+        this.workspace,
+        {
+          trim: o.trim ?? false,
+          ephemeral: o.ephemeral ?? true,
+          keepDenials: o.keepDenials ?? 1,
+        },
+        this.layout.viewSpill,
+      );
     // a store that cannot be written stops the run here, before any model call — not after the work
     // is done and its transcript silently dropped (issue 11: read-only sessions.db, exit 0, nothing stored)
     try {
       const check = this.store.checkWritable?.();
       if (check instanceof Promise) {
         this.storeCheck = check;
-        check.catch(() => { /* reported by run(), before its first model call */ });
+        check.catch(() => {
+          /* reported by run(), before its first model call */
+        });
       }
     } catch (e) {
       this.store.close();
       this.backend.close();
       throw e;
     }
-    this.workbench = o.workbench instanceof Workbench ? o.workbench
-      : o.workbench ? new Workbench(this.workspace, { root: this.layout.root, ...(o.lang ? { lang: o.lang } : {}) }) : undefined;
+    this.workbench =
+      o.workbench instanceof Workbench
+        ? o.workbench
+        : o.workbench
+          ? new Workbench(this.workspace, { root: this.layout.root, ...(o.lang ? { lang: o.lang } : {}) })
+          : undefined;
     this.workbench?.ensure();
     this.cliRetries = o.cliRetries ?? posNum(env.FLOWER_CLI_RETRIES) ?? 0;
     this.watchdogS = o.watchdogS ?? posNum(env.FLOWER_WATCHDOG) ?? 300;
@@ -161,13 +186,19 @@ export class Runtime {
     this.hand = handoffPolicy(this.resolved.env, o.handoff, o.window);
     this.lang = o.lang ?? detectLang(env);
     this.detachChildren = o.detachChildren ?? false;
-    this.skills = o.skills === false
-      ? new SkillKit({ skills: [], plugins: [], warnings: [] }, null)
-      : SkillKit.load({
-        projectDir: this.layout.projectSkills,
-        userDir: path.join(configHome(this.resolved.env), 'skills'),
-        pluginDirs: [...(o.plugins ?? []), ...pluginDirsFromEnv(this.floor.env.FLOWER_PLUGINS)],
-      }, privateConfigDir(), this.warn, this.floor.secretNames);
+    this.skills =
+      o.skills === false
+        ? new SkillKit({ skills: [], plugins: [], warnings: [] }, null)
+        : SkillKit.load(
+            {
+              projectDir: this.layout.projectSkills,
+              userDir: path.join(configHome(this.resolved.env), 'skills'),
+              pluginDirs: [...(o.plugins ?? []), ...pluginDirsFromEnv(this.floor.env.FLOWER_PLUGINS)],
+            },
+            privateConfigDir(),
+            this.warn,
+            this.floor.secretNames,
+          );
     const base = resilienceFromEnv(this.resolved.env, DEFAULT_RESILIENCE);
     this.policy = o.resilience === false ? null : { ...base, ...(typeof o.resilience === 'object' ? o.resilience : {}) };
   }
@@ -178,9 +209,14 @@ export class Runtime {
    */
   describe(): string {
     return describeRuntime({
-      env: this.resolved.env, hand: this.hand, read: this.resolved.read, ignored: this.resolved.ignored, skills: this.skills.describe(),
+      env: this.resolved.env,
+      hand: this.hand,
+      read: this.resolved.read,
+      ignored: this.resolved.ignored,
+      skills: this.skills.describe(),
       store: `store ${this.backend.where}`,
-      writable: this.floor.wall.input.writable, secretNames: this.floor.secretNames,
+      writable: this.floor.wall.input.writable,
+      secretNames: this.floor.secretNames,
     });
   }
 
@@ -240,9 +276,11 @@ export class Runtime {
     // a resume the store cannot serve would cost a spawn and end in the binary's "No conversation
     // found" (and its usage text): say so at once, before any model call
     if (opts.resume !== undefined && !(await this.hasSession(opts.resume))) {
-      throw new ConfigError('unknown-session',
+      throw new ConfigError(
+        'unknown-session',
         `no session ${JSON.stringify(opts.resume)} in ${this.storeName()} for ${this.workspace} — \`flower log\` lists the sessions of this run dir`,
-        { step, sessionId: opts.resume });
+        { step, sessionId: opts.resume },
+      );
     }
     const result = newResult(step, this.sandboxed);
     // the index is held before the write is awaited: a signal during the write still rescues this row
@@ -254,7 +292,11 @@ export class Runtime {
       if (result.session_id === sid) return;
       result.session_id = sid;
       for (const cb of [opts.onSession, this.onSession]) {
-        try { await cb?.(sid); } catch (e) { this.warn(`onSession callback failed: ${errorText(e)}`); }
+        try {
+          await cb?.(sid);
+        } catch (e) {
+          this.warn(`onSession callback failed: ${errorText(e)}`);
+        }
       }
     };
     const emit: Emit = (kind, text, payload) => {
@@ -262,12 +304,19 @@ export class Runtime {
     };
     // per step: the watermark, the "near" notice and the degraded streak never carry over (the
     // original handed off at once in step two without the reset)
-    const gens = new Generations({
-      workspace: this.workspace, lang: this.lang, env: this.resolved.env, policy: this.hand, warn: this.warn,
-      layout: this.workbench ? this.layout.withWorkbench(this.workbench.root) : this.layout,
-      contextOf: (sid) => this.contextOf(sid),
-      attempt: (s, p, resume) => this.attempt({ spec: s, prompt: p, step, resume, hooks: opts.hooks }, announce),
-    }, { spec, step, task: prompt, result, emit });
+    const gens = new Generations(
+      {
+        workspace: this.workspace,
+        lang: this.lang,
+        env: this.resolved.env,
+        policy: this.hand,
+        warn: this.warn,
+        layout: this.workbench ? this.layout.withWorkbench(this.workbench.root) : this.layout,
+        contextOf: (sid) => this.contextOf(sid),
+        attempt: (s, p, resume) => this.attempt({ spec: s, prompt: p, step, resume, hooks: opts.hooks }, announce),
+      },
+      { spec, step, task: prompt, result, emit },
+    );
     beginRun();
     const mine = this.interrupts.begin();
     try {
@@ -296,12 +345,19 @@ export class Runtime {
     const want = spec.model ?? this.resolved.env.ANTHROPIC_MODEL;
     if (!modelMismatch(want, o.servedModel)) return;
     this.mismatchWarned = true;
-    emit('error', `the endpoint served ${o.servedModel} although ${want} is configured; the context window guessed from the name ` +
-      `(${this.hand.window}) may be wrong — set FLOWER_WINDOW or --window to the served model's window`,
-    { model_mismatch: true, want, served: o.servedModel });
+    emit(
+      'error',
+      `the endpoint served ${o.servedModel} although ${want} is configured; the context window guessed from the name ` +
+        `(${this.hand.window}) may be wrong — set FLOWER_WINDOW or --window to the served model's window`,
+      { model_mismatch: true, want, served: o.servedModel },
+    );
   }
 
-  private async attempt(a: AttemptInput, announce: (sid: string) => Promise<void>, shouldBreak?: (context: number) => InterruptCause | null): Promise<AttemptOutcome> {
+  private async attempt(
+    a: AttemptInput,
+    announce: (sid: string) => Promise<void>,
+    shouldBreak?: (context: number) => InterruptCause | null,
+  ): Promise<AttemptOutcome> {
     // a resumed (or forked) session reports its cost since the session began, not since this attempt
     const before = a.resume ? await costSoFar(this.store, this.projectKey, a.resume) : 0;
     const { options, prompt } = assembleAttempt(this.attemptBase(), a);
@@ -330,16 +386,28 @@ export class Runtime {
       takeInterrupt: () => this.interrupts.take(),
       hasSession: (sid) => this.hasSession(sid),
       wait: { policy: this.policy!, env: this.resolved.env, closed: () => this.closed, store: this.backend.server },
-      policy: this.policy, lang: this.lang,
+      policy: this.policy,
+      lang: this.lang,
     };
   }
 
   /** What every attempt's options are assembled from (assemble.ts). */
   private attemptBase(): AttemptBase {
     return {
-      floor: this.floor, skills: this.skills, store: this.store, layout: this.layout, workspace: this.workspace, workbench: this.workbench,
-      tmpDir: this.tmpDir, cliRetries: this.cliRetries, handoff: this.hand.enabled, projectEnv: this.projectEnv, sandboxed: this.sandboxed,
-      net: this.net, detachChildren: this.detachChildren, lang: this.lang,
+      floor: this.floor,
+      skills: this.skills,
+      store: this.store,
+      layout: this.layout,
+      workspace: this.workspace,
+      workbench: this.workbench,
+      tmpDir: this.tmpDir,
+      cliRetries: this.cliRetries,
+      handoff: this.hand.enabled,
+      projectEnv: this.projectEnv,
+      sandboxed: this.sandboxed,
+      net: this.net,
+      detachChildren: this.detachChildren,
+      lang: this.lang,
     };
   }
 
@@ -371,7 +439,13 @@ export class Runtime {
     f.result.failure = failure(reason === 'interrupted-by-human' ? 'interrupted' : 'killed', reason);
     f.result.ended_at = new Date().toISOString();
     // the files backend writes before the promise is first awaited: the row is on disk when this returns
-    try { this.manifest.record(f.result, f.index).catch(() => { /* dying anyway */ }); } catch { /* dying anyway */ }
+    try {
+      this.manifest.record(f.result, f.index).catch(() => {
+        /* dying anyway */
+      });
+    } catch {
+      /* dying anyway */
+    }
     this.inflight = undefined;
   }
 
@@ -380,11 +454,23 @@ export class Runtime {
     if (this.closed) return;
     this.closed = true;
     for (const stop of this.live) {
-      try { stop(); } catch { /* already gone */ }
+      try {
+        stop();
+      } catch {
+        /* already gone */
+      }
     }
     this.live.clear();
-    try { this.store.close(); } catch { /* already closed */ }
-    try { this.backend.close(); } catch { /* already closed */ }
+    try {
+      this.store.close();
+    } catch {
+      /* already closed */
+    }
+    try {
+      this.backend.close();
+    } catch {
+      /* already closed */
+    }
     removeTmpDirs(this.tmpDir);
     this.floor.close();
   }

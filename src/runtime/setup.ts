@@ -119,7 +119,6 @@ export interface RunOptions {
   hooks?: Hooks;
 }
 
-
 /** A number of seconds or retries from the environment: finite and not negative, else unset. */
 export const posNum = (v: string | undefined): number | undefined => {
   const n = v === undefined ? NaN : Number(v);
@@ -134,24 +133,34 @@ export function checkSandbox(sandboxed: boolean, pathVar: string, warn: (m: stri
   if (sandboxed) {
     const missing = sandboxMissing(process.platform, pathVar);
     if (missing) {
-      throw new ConfigError('no-sandbox', `${missing}. To run without it (commands then run with your own permissions, held only by flower's allowlists), pass --no-sandbox.`);
+      throw new ConfigError(
+        'no-sandbox',
+        `${missing}. To run without it (commands then run with your own permissions, held only by flower's allowlists), pass --no-sandbox.`,
+      );
     }
   } else if (!warnedUnsandboxed) {
     warnedUnsandboxed = true;
-    warn('sandbox OFF (--no-sandbox): commands the model runs are held only by flower\'s allowlists and glance classifier, not by the OS');
+    warn("sandbox OFF (--no-sandbox): commands the model runs are held only by flower's allowlists and glance classifier, not by the OS");
   }
 }
 let warnedUnsandboxed = false;
 
 /** The workspace and the run dir exist and are writable, or the Runtime stops with how to choose another. */
 export function prepareDirs(workspace: string, runDir: string): void {
-  for (const [what, dir] of [['workspace', workspace], ['run dir', runDir]] as const) {
+  for (const [what, dir] of [
+    ['workspace', workspace],
+    ['run dir', runDir],
+  ] as const) {
     try {
       // a new run dir is private (sessions.db holds every tool output); an existing folder keeps its mode
       fs.mkdirSync(dir, { recursive: true, ...(what === 'run dir' ? { mode: 0o700 } : {}) });
       fs.accessSync(dir, fs.constants.W_OK);
     } catch (e) {
-      throw new ConfigError('unwritable-dir', `cannot use ${dir} as the ${what}: ${errorText(e)}. Choose another with ${what === 'run dir' ? '-r/--run-dir' : '-w/--workspace'}.`, { path: dir, cause: e });
+      throw new ConfigError(
+        'unwritable-dir',
+        `cannot use ${dir} as the ${what}: ${errorText(e)}. Choose another with ${what === 'run dir' ? '-r/--run-dir' : '-w/--workspace'}.`,
+        { path: dir, cause: e },
+      );
     }
   }
   ignoreRunDir(runDir, workspace);
@@ -166,7 +175,11 @@ function ignoreRunDir(runDir: string, workspace: string): void {
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return;
   const file = path.join(runDir, '.gitignore');
   if (fs.existsSync(file)) return;
-  try { writeFileAtomic(file, '# written by flower: sessions, manifest and lineage hold tool output\n*\n', 0o600); } catch { /* read-only: the files stay private anyway */ }
+  try {
+    writeFileAtomic(file, '# written by flower: sessions, manifest and lineage hold tool output\n*\n', 0o600);
+  } catch {
+    /* read-only: the files stay private anyway */
+  }
 }
 
 export interface Description {
@@ -194,6 +207,10 @@ export function describeRuntime(d: Description): string {
   const files = d.read.length ? d.read.join(', ') : 'none';
   const ignored = d.ignored.map((x) => `\n. ignored in ${x.file} (not flower's settings): ${x.names.join(', ')}`).join('');
   const walls = `\n. tools write only: ${d.writable.join(', ')}; commands never see: ${d.secretNames.join(', ')}`;
-  return `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} · model ${e.ANTHROPIC_MODEL || '(default)'} · ${cred} · ${handoff} · ${d.store} · .env files read: ${files}`
-    + ignored + walls + (d.skills.length ? d.skills.map((l) => `\n. ${l}`).join('') : '');
+  return (
+    `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} · model ${e.ANTHROPIC_MODEL || '(default)'} · ${cred} · ${handoff} · ${d.store} · .env files read: ${files}` +
+    ignored +
+    walls +
+    (d.skills.length ? d.skills.map((l) => `\n. ${l}`).join('') : '')
+  );
 }

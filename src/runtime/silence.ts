@@ -36,7 +36,10 @@ export class Silence {
     else if (m.type === 'assistant') this.mainAssistant(m);
     else if (m.type === 'user') this.mainUser(m);
     // the model streaming, or a background task telling the main thread something: a message is owed
-    else if (m.type === 'stream_event' || (m.type === 'system' && (m.subtype === 'task_notification' || m.subtype === 'task_started' || m.subtype === 'init'))) {
+    else if (
+      m.type === 'stream_event' ||
+      (m.type === 'system' && (m.subtype === 'task_notification' || m.subtype === 'task_started' || m.subtype === 'init'))
+    ) {
       this.mainOwes = this.mainTools === 0;
     }
     return this.owed();

@@ -9,8 +9,18 @@ import path from 'node:path';
 import type { AgentDefinition, Options } from '@anthropic-ai/claude-agent-sdk';
 import { skillGuard } from '../guards/skill.js';
 import {
-  buildBundle, discover, shadowPlugin, qualified, selectFor, sessionPlugins, skillsBriefing, skillsOf,
-  type Discovery, type RoleSkills, type SkillSelection, type SkillSources,
+  buildBundle,
+  discover,
+  shadowPlugin,
+  qualified,
+  selectFor,
+  sessionPlugins,
+  skillsBriefing,
+  skillsOf,
+  type Discovery,
+  type RoleSkills,
+  type SkillSelection,
+  type SkillSources,
 } from '../skills/index.js';
 import { scrubMcpServer } from './options.js';
 import type { Hooks } from './spec.js';
@@ -115,7 +125,9 @@ export class SkillKit {
     const d = this.discovery;
     const lines = d.skills.map((s) => `skill ${s.name} (${s.source}, ${s.hash}): ${s.description}`);
     for (const p of d.plugins) {
-      lines.push(`plugin ${p.name} (${p.dir})${p.skills.length ? ` · skills ${p.skills.map((s) => s.name).join(', ')}` : ''}${p.mcpServers.length ? ` · MCP ${p.mcpServers.join(', ')}` : ''}`);
+      lines.push(
+        `plugin ${p.name} (${p.dir})${p.skills.length ? ` · skills ${p.skills.map((s) => s.name).join(', ')}` : ''}${p.mcpServers.length ? ` · MCP ${p.mcpServers.join(', ')}` : ''}`,
+      );
     }
     return lines;
   }

@@ -115,14 +115,21 @@ export class AgentSpec {
 
   constructor(o: AgentSpecOptions) {
     if (!o || typeof o.name !== 'string' || !o.name.trim()) {
-      throw new ConfigError('bad-spec', 'AgentSpec needs a non-empty `name`, e.g. new AgentSpec({ name: \'worker\' }).', { field: 'name' });
+      throw new ConfigError('bad-spec', "AgentSpec needs a non-empty `name`, e.g. new AgentSpec({ name: 'worker' }).", { field: 'name' });
     }
     if (o.permissionMode !== undefined && !PERMISSION_MODES.includes(o.permissionMode)) {
-      throw new ConfigError('bad-spec', `AgentSpec '${o.name}': permissionMode '${String(o.permissionMode)}' is not one of ${PERMISSION_MODES.join(', ')}.`, { field: 'permissionMode' });
+      throw new ConfigError('bad-spec', `AgentSpec '${o.name}': permissionMode '${String(o.permissionMode)}' is not one of ${PERMISSION_MODES.join(', ')}.`, {
+        field: 'permissionMode',
+      });
     }
-    for (const [k, v] of [['maxTurns', o.maxTurns], ['maxBudgetUsd', o.maxBudgetUsd]] as const) {
+    for (const [k, v] of [
+      ['maxTurns', o.maxTurns],
+      ['maxBudgetUsd', o.maxBudgetUsd],
+    ] as const) {
       if (v !== undefined && !(typeof v === 'number' && v > 0 && Number.isFinite(v))) {
-        throw new ConfigError('bad-spec', `AgentSpec '${o.name}': ${k} must be a positive number, got ${String(v)}; leave it out for the default.`, { field: k });
+        throw new ConfigError('bad-spec', `AgentSpec '${o.name}': ${k} must be a positive number, got ${String(v)}; leave it out for the default.`, {
+          field: k,
+        });
       }
     }
     this.name = o.name;
@@ -144,7 +151,9 @@ export class AgentSpec {
     this.delegateOnly = o.delegateOnly ?? false;
     if (o.skills !== undefined) {
       if (o.skills !== 'all' && !(Array.isArray(o.skills) && o.skills.every((x) => typeof x === 'string'))) {
-        throw new ConfigError('bad-spec', `AgentSpec '${o.name}': skills must be 'all' or a list of skill names, got ${JSON.stringify(o.skills)}.`, { field: 'skills' });
+        throw new ConfigError('bad-spec', `AgentSpec '${o.name}': skills must be 'all' or a list of skill names, got ${JSON.stringify(o.skills)}.`, {
+          field: 'skills',
+        });
       }
       this.skills = o.skills === 'all' ? 'all' : [...o.skills];
     }

@@ -184,7 +184,7 @@ export function defaultWindow(env: EnvMap): number {
 export function handoffPolicy(env: EnvMap, handoff: boolean | Partial<HandoffPolicy> | undefined, window?: number): HandoffPolicy {
   const o = typeof handoff === 'object' ? handoff : {};
   return {
-    enabled: handoff === false ? false : o.enabled ?? true,
+    enabled: handoff === false ? false : (o.enabled ?? true),
     window: resolveWindow(env, positiveInt(window) ?? o.window).window,
     headroom: o.headroom !== undefined && o.headroom > 0 ? Math.floor(o.headroom) : 0,
     maxGenerations: positiveInt(o.maxGenerations) ?? MAX_GENERATIONS,
@@ -205,8 +205,14 @@ export function formatTokens(n: number, opts: { decimals?: boolean } = {}): stri
  * `claude-x-4-5-20250929`), and the family aliases `opus` / `sonnet` / `haiku`.
  */
 export function modelMismatch(want: string | undefined, served: string | null | undefined): boolean {
-  const w = (want ?? '').trim().toLowerCase().replace(/\[[^\]]*\]$/, '');
-  const s = (served ?? '').trim().toLowerCase().replace(/\[[^\]]*\]$/, '');
+  const w = (want ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/\[[^\]]*\]$/, '');
+  const s = (served ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/\[[^\]]*\]$/, '');
   if (!w || !s || s === '<synthetic>' || w === s) return false;
   if (s.startsWith(`${w}-`) && /^\d{8}$/.test(s.slice(w.length + 1))) return false;
   if (/^(?:opus|sonnet|haiku)$/.test(w) && s.includes(w)) return false;

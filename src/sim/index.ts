@@ -11,15 +11,51 @@ export type { ParseOptions } from './scenario.js';
 export { SimError } from './errors.js';
 export type { SimErrorCode, SimErrorDetails } from './errors.js';
 export {
-  matches, toSimCall, contentText, firstUserText, lastUserText, systemText, offeredTools, toolResultsOf, summarizeItem,
+  matches,
+  toSimCall,
+  contentText,
+  firstUserText,
+  lastUserText,
+  systemText,
+  offeredTools,
+  toolResultsOf,
+  summarizeItem,
 } from './match.js';
 export type { ToolResultSeen } from './match.js';
 export { DEFAULT_ITEM } from './items.js';
 export type {
-  ApiContentBlock, ApiMessage, MessagesRequest, Needle, OnUnexpected, Scenario, SimAnswerFields, SimCall,
-  SimDropItem, SimDropMidItem, SimErrorItem, SimHangItem, SimItem, SimItemBase, SimItemFn, SimItemType,
-  SimMatch, SimMatchSpec, SimMessageRecord, SimPending, SimPredicate, SimRawItem, SimRequestRecord,
-  SimScriptItem, SimShutdownItem, SimSource, SimSseEvent, SimSseItem, SimTextItem, SimToolCall, SimToolUseItem, SimUsage,
+  ApiContentBlock,
+  ApiMessage,
+  MessagesRequest,
+  Needle,
+  OnUnexpected,
+  Scenario,
+  SimAnswerFields,
+  SimCall,
+  SimDropItem,
+  SimDropMidItem,
+  SimErrorItem,
+  SimHangItem,
+  SimItem,
+  SimItemBase,
+  SimItemFn,
+  SimItemType,
+  SimMatch,
+  SimMatchSpec,
+  SimMessageRecord,
+  SimPending,
+  SimPredicate,
+  SimRawItem,
+  SimRequestRecord,
+  SimScriptItem,
+  SimShutdownItem,
+  SimSource,
+  SimSseEvent,
+  SimSseItem,
+  SimTextItem,
+  SimToolCall,
+  SimToolUseItem,
+  SimUsage,
 } from './items.js';
 export { buildReply, replyEvents, replyMessage, frameEvent, estimateInputTokens } from './sse.js';
 export type { Reply, ReplyBlock, SseEvent } from './sse.js';

@@ -221,16 +221,7 @@ export interface SimRawItem extends SimItemBase {
   body?: unknown;
 }
 
-export type SimItem =
-  | SimTextItem
-  | SimToolUseItem
-  | SimErrorItem
-  | SimDropItem
-  | SimDropMidItem
-  | SimHangItem
-  | SimShutdownItem
-  | SimRawItem
-  | SimSseItem;
+export type SimItem = SimTextItem | SimToolUseItem | SimErrorItem | SimDropItem | SimDropMidItem | SimHangItem | SimShutdownItem | SimRawItem | SimSseItem;
 
 export type SimItemType = SimItem['type'];
 

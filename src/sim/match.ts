@@ -7,8 +7,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MessagesRequest, Needle, SimCall, SimMatch, SimMatchSpec, SimScriptItem, SimItem } from './items.js';
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Plain text of a message `content` (or a tool_result's `content`): text blocks, tool_result
@@ -90,8 +89,7 @@ export function toSimCall(n: number, body: unknown, raw: string, headers: Incomi
 }
 
 const needles = (n: Needle): readonly string[] => (typeof n === 'string' ? [n] : n);
-const includesAll = (haystack: string, n: Needle | undefined): boolean =>
-  n === undefined || needles(n).every((x) => haystack.includes(x));
+const includesAll = (haystack: string, n: Needle | undefined): boolean => n === undefined || needles(n).every((x) => haystack.includes(x));
 
 /** Does `match` accept `call`? An absent matcher accepts everything. */
 export function matches(match: SimMatch | undefined, call: SimCall): boolean {

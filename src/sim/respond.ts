@@ -57,8 +57,7 @@ export function sendJson(res: ServerResponse, status: number, value: unknown): v
   res.end(JSON.stringify(value));
 }
 
-const isStreaming = (body: unknown): boolean =>
-  typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
+const isStreaming = (body: unknown): boolean => typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
 
 /** The `sse` item: its events verbatim, each after its own (bounded) wait, then an end or a cut. */
 async function respondSse(item: SimSseItem, ex: Exchange): Promise<void> {
@@ -148,9 +147,20 @@ export async function respond(item: SimItem, ex: Exchange): Promise<void> {
 async function held(until: () => Promise<unknown>, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return false;
   let onAbort: (() => void) | undefined;
-  const aborted = new Promise<false>((resolve) => { onAbort = () => resolve(false); signal.addEventListener('abort', onAbort, { once: true }); });
+  const aborted = new Promise<false>((resolve) => {
+    onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
   try {
-    return await Promise.race([Promise.resolve().then(until).then(() => true, () => true), aborted]);
+    return await Promise.race([
+      Promise.resolve()
+        .then(until)
+        .then(
+          () => true,
+          () => true,
+        ),
+      aborted,
+    ]);
   } finally {
     signal.removeEventListener('abort', onAbort!);
   }

@@ -38,23 +38,26 @@ function fail(ctx: Ctx, field: string | undefined, problem: string, got?: { valu
   throw new SimError('sim-scenario-invalid', msg, { index: ctx.index, field });
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const int = (min: number, max = Number.MAX_SAFE_INTEGER): Check => (v, ctx, field) => {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    fail(ctx, field, max === Number.MAX_SAFE_INTEGER ? `must be an integer ≥ ${min}` : `must be an integer between ${min} and ${max}`, { value: v });
-  }
-};
+const int =
+  (min: number, max = Number.MAX_SAFE_INTEGER): Check =>
+  (v, ctx, field) => {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      fail(ctx, field, max === Number.MAX_SAFE_INTEGER ? `must be an integer ≥ ${min}` : `must be an integer between ${min} and ${max}`, { value: v });
+    }
+  };
 const str: Check = (v, ctx, field) => {
   if (typeof v !== 'string') fail(ctx, field, 'must be a string', { value: v });
 };
 const bool: Check = (v, ctx, field) => {
   if (typeof v !== 'boolean') fail(ctx, field, 'must be true or false', { value: v });
 };
-const oneOf = (...allowed: string[]): Check => (v, ctx, field) => {
-  if (typeof v !== 'string' || !allowed.includes(v)) fail(ctx, field, `must be one of ${allowed.map((a) => `"${a}"`).join(', ')}`, { value: v });
-};
+const oneOf =
+  (...allowed: string[]): Check =>
+  (v, ctx, field) => {
+    if (typeof v !== 'string' || !allowed.includes(v)) fail(ctx, field, `must be one of ${allowed.map((a) => `"${a}"`).join(', ')}`, { value: v });
+  };
 const object: Check = (v, ctx, field) => {
   if (!isRecord(v)) fail(ctx, field, 'must be a JSON object', { value: v });
 };
@@ -118,7 +121,8 @@ const sseEvents: Check = (v, ctx, field) => {
   v.forEach((e: unknown, i) => {
     const f = `${field}[${i}]`;
     if (!isRecord(e)) fail(ctx, f, 'must be an object { event, data, delayMs? }', { value: e });
-    for (const k of Object.keys(e)) if (!['event', 'data', 'delayMs'].includes(k)) fail(ctx, `${f}.${k}`, 'is not an SSE event field; use event, data, delayMs');
+    for (const k of Object.keys(e))
+      if (!['event', 'data', 'delayMs'].includes(k)) fail(ctx, `${f}.${k}`, 'is not an SSE event field; use event, data, delayMs');
     str(e.event, ctx, `${f}.event`);
     if (typeof e.data !== 'string' && !isRecord(e.data)) fail(ctx, `${f}.data`, 'must be a JSON object or a string sent verbatim', { value: e.data });
     if (e.delayMs !== undefined) int(0)(e.delayMs, ctx, `${f}.delayMs`);
@@ -127,7 +131,13 @@ const sseEvents: Check = (v, ctx, field) => {
 
 const COMMON: Record<string, Check> = { delayMs: int(0), times: int(1), sticky: bool, match, label: str };
 const ANSWER: Record<string, Check> = {
-  usage, stop_reason: str, model: str, thinking: str, chunks: int(1), chunkDelayMs: int(0), holdEnd,
+  usage,
+  stop_reason: str,
+  model: str,
+  thinking: str,
+  chunks: int(1),
+  chunkDelayMs: int(0),
+  holdEnd,
 };
 const TOOL: Record<string, Check> = { name: str, input: object, id: str, tools, text: str };
 
@@ -156,9 +166,7 @@ function hint(word: string, candidates: readonly string[]): string {
     }
     return d[a.length]![b.length]!;
   };
-  const best = candidates
-    .map((c) => ({ c, d: c.toLowerCase() === word.toLowerCase() ? 0 : distance(word, c) }))
-    .sort((x, y) => x.d - y.d)[0];
+  const best = candidates.map((c) => ({ c, d: c.toLowerCase() === word.toLowerCase() ? 0 : distance(word, c) })).sort((x, y) => x.d - y.d)[0];
   return best && best.d <= 2 ? ` — did you mean "${best.c}"?` : '';
 }
 

@@ -61,7 +61,12 @@ export class SimServer {
       const onError = (err: NodeJS.ErrnoException): void => {
         this.#server.off('listening', onListening);
         if (err.code === 'EADDRINUSE') {
-          reject(new SimError('sim-port-in-use', `flower sim: port ${port} on ${HOST} is already in use; pick another with --port, or 0 for a free one`, { port, cause: err }));
+          reject(
+            new SimError('sim-port-in-use', `flower sim: port ${port} on ${HOST} is already in use; pick another with --port, or 0 for a free one`, {
+              port,
+              cause: err,
+            }),
+          );
         } else {
           reject(new SimError('sim-listen-failed', `flower sim: cannot listen on ${HOST}:${port}: ${err.message}`, { port, cause: err }));
         }

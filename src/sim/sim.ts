@@ -8,8 +8,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SimError } from './errors.js';
 import {
   DEFAULT_ITEM,
-  type OnUnexpected, type Scenario, type SimCall, type SimItem, type SimItemFn, type SimMessageRecord,
-  type SimPending, type SimRequestRecord, type SimScriptItem, type SimSource,
+  type OnUnexpected,
+  type Scenario,
+  type SimCall,
+  type SimItem,
+  type SimItemFn,
+  type SimMessageRecord,
+  type SimPending,
+  type SimRequestRecord,
+  type SimScriptItem,
+  type SimSource,
 } from './items.js';
 import { summarizeItem, toSimCall } from './match.js';
 import { respond, sendError, sendJson } from './respond.js';
@@ -112,7 +120,7 @@ class ScriptedSim implements Sim {
     this.#armClosed();
     this.#server = new SimServer(
       (req, res, raw) => this.#handle(req, res, raw),
-      (err) => this.#say(`handler error: ${err instanceof Error ? err.stack ?? err.message : String(err)}`),
+      (err) => this.#say(`handler error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     );
   }
 
@@ -139,9 +147,7 @@ class ScriptedSim implements Sim {
   }
 
   messageRequests(): SimMessageRecord[] {
-    return this.#requests.filter(
-      (r): r is SimMessageRecord => r.method === 'POST' && pathOf(r.url) === '/v1/messages' && isRecord(r.body),
-    );
+    return this.#requests.filter((r): r is SimMessageRecord => r.method === 'POST' && pathOf(r.url) === '/v1/messages' && isRecord(r.body));
   }
 
   unexpected(): SimMessageRecord[] {
@@ -257,7 +263,10 @@ class ScriptedSim implements Sim {
     this.#record(rec);
     this.#say(`#${rec.n} ${call.stream ? 'stream' : 'non-stream'} msgs=${call.body.messages?.length ?? 0} → ${summarizeItem(chosen.item)} (${chosen.from})`);
     await respond(chosen.item, {
-      req, res, body: rec.body, signal: this.#abort.signal,
+      req,
+      res,
+      body: rec.body,
+      signal: this.#abort.signal,
       shutdown: () => void this.#server.stop(),
     });
   }
@@ -313,7 +322,12 @@ class ScriptedSim implements Sim {
         res.on('finish', () => void this.close());
         return;
       default:
-        sendError(res, 404, 'not_found_error', `flower sim: unknown control route ${route}; use POST /__sim/enqueue, GET /__sim/requests, GET /__sim/pending, POST /__sim/reset, POST /__sim/close`);
+        sendError(
+          res,
+          404,
+          'not_found_error',
+          `flower sim: unknown control route ${route}; use POST /__sim/enqueue, GET /__sim/requests, GET /__sim/pending, POST /__sim/reset, POST /__sim/close`,
+        );
     }
   }
 }
@@ -341,7 +355,10 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     try {
       appendFileSync(options.logFile, '');
     } catch (err) {
-      throw new SimError('sim-log-file', `flower sim: cannot write the request log ${options.logFile}: ${(err as Error).message}`, { file: options.logFile, cause: err });
+      throw new SimError('sim-log-file', `flower sim: cannot write the request log ${options.logFile}: ${(err as Error).message}`, {
+        file: options.logFile,
+        cause: err,
+      });
     }
   }
   const sim = new ScriptedSim(options, scenario);

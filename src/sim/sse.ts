@@ -51,7 +51,11 @@ function blocksOf(item: AnswerItem): ReplyBlock[] {
   }
   const tool = item as SimToolUseItem | SimDropMidItem;
   if (tool.text !== undefined) blocks.push({ type: 'text', text: tool.text });
-  const calls: SimToolCall[] = tool.tools ?? (tool.name !== undefined ? [{ name: tool.name, ...(tool.input !== undefined && { input: tool.input }), ...(tool.id !== undefined && { id: tool.id }) }] : []);
+  const calls: SimToolCall[] =
+    tool.tools ??
+    (tool.name !== undefined
+      ? [{ name: tool.name, ...(tool.input !== undefined && { input: tool.input }), ...(tool.id !== undefined && { id: tool.id }) }]
+      : []);
   for (const c of calls) blocks.push({ type: 'tool_use', id: c.id ?? randomId('toolu_'), name: c.name, input: c.input ?? {} });
   return blocks;
 }
@@ -106,8 +110,14 @@ export function replyEvents(reply: Reply, chunks = 1): SseEvent[] {
   };
   push('message_start', {
     message: {
-      id: reply.id, type: 'message', role: 'assistant', model: reply.model, content: [],
-      stop_reason: null, stop_sequence: null, usage: { ...reply.usage, output_tokens: 1 },
+      id: reply.id,
+      type: 'message',
+      role: 'assistant',
+      model: reply.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...reply.usage, output_tokens: 1 },
     },
   });
   reply.blocks.forEach((block, index) => {
@@ -141,8 +151,14 @@ export const frameEvent = (e: { event: string; data: Record<string, unknown> | s
 /** The non-streaming Message JSON of a reply. */
 export function replyMessage(reply: Reply): Record<string, unknown> {
   return {
-    id: reply.id, type: 'message', role: 'assistant', model: reply.model, content: reply.blocks,
-    stop_reason: reply.stop_reason, stop_sequence: null, usage: reply.usage,
+    id: reply.id,
+    type: 'message',
+    role: 'assistant',
+    model: reply.model,
+    content: reply.blocks,
+    stop_reason: reply.stop_reason,
+    stop_sequence: null,
+    usage: reply.usage,
   };
 }
 
@@ -160,5 +176,4 @@ const ERROR_TYPES: Readonly<Record<number, string>> = {
 export const errorTypeFor = (status: number): string => ERROR_TYPES[status] ?? 'api_error';
 
 /** Anthropic-style error body: `{type:'error', error:{type, message}}`. */
-export const errorBody = (type: string, message: string): string =>
-  JSON.stringify({ type: 'error', error: { type, message } });
+export const errorBody = (type: string, message: string): string => JSON.stringify({ type: 'error', error: { type, message } });

@@ -13,10 +13,17 @@ export function buildBundle(skills: readonly SkillInfo[], into: string): string 
   const root = path.join(into, BUNDLE_PLUGIN);
   fs.rmSync(root, { recursive: true, force: true });
   fs.mkdirSync(path.join(root, '.claude-plugin'), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({
-    name: BUNDLE_PLUGIN,
-    description: 'Project and personal skills, assembled by flower',
-  }, null, 2) + '\n');
+  fs.writeFileSync(
+    path.join(root, '.claude-plugin', 'plugin.json'),
+    JSON.stringify(
+      {
+        name: BUNDLE_PLUGIN,
+        description: 'Project and personal skills, assembled by flower',
+      },
+      null,
+      2,
+    ) + '\n',
+  );
   for (const s of skills) {
     // the folder is named after the skill's own `name`, so the binary and flower agree on it
     fs.cpSync(s.dir, path.join(root, 'skills', s.name), { recursive: true, dereference: true });
@@ -32,7 +39,12 @@ export function buildBundle(skills: readonly SkillInfo[], into: string): string 
  * the original (skills, agents, scripts: `${CLAUDE_PLUGIN_ROOT}/…` still finds them). A plugin without
  * servers, or a run without secrets, loads from its own folder.
  */
-export function shadowPlugin(dir: string, into: string, secretVars: readonly string[], wrap: (server: Record<string, unknown>) => Record<string, unknown>): string {
+export function shadowPlugin(
+  dir: string,
+  into: string,
+  secretVars: readonly string[],
+  wrap: (server: Record<string, unknown>) => Record<string, unknown>,
+): string {
   const mcp = path.join(dir, '.mcp.json');
   if (!secretVars.length || !fs.existsSync(mcp)) return dir;
   let parsed: Record<string, unknown>;

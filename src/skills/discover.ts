@@ -71,7 +71,9 @@ export function folderHash(dir: string): string {
       const st = fs.statSync(abs);
       if (st.size > HASH_BYTES) h.update(`size:${st.size}`);
       else h.update(fs.readFileSync(abs));
-    } catch { h.update('unreadable'); }
+    } catch {
+      h.update('unreadable');
+    }
     h.update('\0');
   }
   return h.digest('hex').slice(0, 12);
@@ -79,7 +81,11 @@ export function folderHash(dir: string): string {
 
 function listFiles(dir: string, rel = ''): string[] {
   let names: fs.Dirent[];
-  try { names = fs.readdirSync(path.join(dir, rel), { withFileTypes: true }); } catch { return []; }
+  try {
+    names = fs.readdirSync(path.join(dir, rel), { withFileTypes: true });
+  } catch {
+    return [];
+  }
   const out: string[] = [];
   for (const d of names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const r = rel ? `${rel}/${d.name}` : d.name;
@@ -158,13 +164,25 @@ export function discover(src: SkillSources): Discovery {
   for (const raw of src.pluginDirs ?? []) {
     const dir = path.resolve(raw);
     let st: fs.Stats;
-    try { st = fs.statSync(dir); } catch {
+    try {
+      st = fs.statSync(dir);
+    } catch {
       throw new ConfigError('bad-plugin', `--plugin ${raw}: no such folder (${dir}).`, { path: dir });
     }
     if (!st.isDirectory()) throw new ConfigError('bad-plugin', `--plugin ${raw}: ${dir} is not a folder.`, { path: dir });
     const name = pluginName(dir, warnings);
-    if (name === BUNDLE_PLUGIN) throw new ConfigError('bad-plugin', `--plugin ${raw}: the plugin name '${BUNDLE_PLUGIN}' is flower's own (project and personal skills); rename it in .claude-plugin/plugin.json.`, { path: dir });
-    if (plugins.some((p) => p.name === name)) throw new ConfigError('bad-plugin', `two plugins are named '${name}' (${plugins.find((p) => p.name === name)!.dir} and ${dir}); roles name plugins by that name, so it must be unique.`, { path: dir });
+    if (name === BUNDLE_PLUGIN)
+      throw new ConfigError(
+        'bad-plugin',
+        `--plugin ${raw}: the plugin name '${BUNDLE_PLUGIN}' is flower's own (project and personal skills); rename it in .claude-plugin/plugin.json.`,
+        { path: dir },
+      );
+    if (plugins.some((p) => p.name === name))
+      throw new ConfigError(
+        'bad-plugin',
+        `two plugins are named '${name}' (${plugins.find((p) => p.name === name)!.dir} and ${dir}); roles name plugins by that name, so it must be unique.`,
+        { path: dir },
+      );
     plugins.push({ name, dir, skills: skillsIn(path.join(dir, 'skills'), 'plugin', name, warnings), mcpServers: mcpServersOf(dir, warnings) });
   }
   return { skills, plugins, warnings };
@@ -172,5 +190,8 @@ export function discover(src: SkillSources): Discovery {
 
 /** `FLOWER_PLUGINS` is a path list (`:` on POSIX, `;` on Windows), empty entries ignored. */
 export function pluginDirsFromEnv(value: string | undefined): string[] {
-  return (value ?? '').split(path.delimiter).map((s) => s.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(path.delimiter)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

@@ -61,22 +61,22 @@ export function selectFor(d: Discovery, sel: RoleSkillsInput, who: string): Role
         throw new ConfigError('unknown-skill', `${who} asks for skill '${want}', which was not found; available: ${known}.`);
       }
       if (hit.length > 1) {
-        throw new ConfigError('ambiguous-skill', `${who} asks for skill '${want}', which several plugins define (${hit.map(qualified).join(', ')}); name it as plugin:skill.`);
+        throw new ConfigError(
+          'ambiguous-skill',
+          `${who} asks for skill '${want}', which several plugins define (${hit.map(qualified).join(', ')}); name it as plugin:skill.`,
+        );
       }
       if (!skills.includes(hit[0]!)) skills.push(hit[0]!);
     }
   }
-  const tools = [
-    ...(skills.length ? ['Skill'] : []),
-    ...plugins.flatMap((p) => p.mcpServers.map((srv) => pluginServerTool(p.name, srv))),
-  ];
+  const tools = [...(skills.length ? ['Skill'] : []), ...plugins.flatMap((p) => p.mcpServers.map((srv) => pluginServerTool(p.name, srv)))];
   return { skills, plugins, tools, record: skills.map((x) => ({ name: qualified(x), hash: x.hash })) };
 }
 
 /** May a role with these skills load `requested` (the Skill tool's `skill` input)? */
 export function skillAllowed(allowed: readonly SkillInfo[], requested: string): boolean {
   const r = requested.trim().replace(/^\//, '');
-  return allowed.some((s) => qualified(s) === r || (s.name === r));
+  return allowed.some((s) => qualified(s) === r || s.name === r);
 }
 
 /** The plugin folders the SDK must load for a session whose roles (main thread and workers) use these. */

@@ -25,7 +25,11 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: 
     }
     fs.renameSync(tmp, file);
   } catch (e) {
-    try { fs.unlinkSync(tmp); } catch { /* already gone */ }
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
     throw e;
   }
 }
@@ -76,10 +80,7 @@ export function parseJsonStrict(text: string): unknown {
   });
 }
 
-export type JsonRead<T> =
-  | { state: 'missing' }
-  | { state: 'ok'; value: T }
-  | { state: 'corrupt'; keptAt: string; reason: string };
+export type JsonRead<T> = { state: 'missing' } | { state: 'ok'; value: T } | { state: 'corrupt'; keptAt: string; reason: string };
 
 /**
  * Read a JSON file; `validate` decides whether the parsed value has the expected shape.
@@ -139,7 +140,11 @@ export function withFileLock<T>(file: string, fn: () => T, { timeoutMs = 5000, s
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') break; // unwritable dir: let fn report it
       if (isStale(lock, staleMs)) {
-        try { fs.unlinkSync(lock); } catch { /* someone else broke it */ }
+        try {
+          fs.unlinkSync(lock);
+        } catch {
+          /* someone else broke it */
+        }
         continue;
       }
       if (Date.now() > deadline) break;
@@ -150,7 +155,11 @@ export function withFileLock<T>(file: string, fn: () => T, { timeoutMs = 5000, s
     return fn();
   } finally {
     if (held) {
-      try { fs.unlinkSync(lock); } catch { /* already broken as stale */ }
+      try {
+        fs.unlinkSync(lock);
+      } catch {
+        /* already broken as stale */
+      }
     }
   }
 }

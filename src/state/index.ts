@@ -1,18 +1,38 @@
 export {
-  FlowerError, ConfigError, StateCorrupt, InternalError, errorText,
+  FlowerError,
+  ConfigError,
+  StateCorrupt,
+  InternalError,
+  errorText,
 } from './errors.js';
 export type { ErrorContext } from './errors.js';
 export {
-  writeFileAtomic, writeJsonAtomic, readJsonOrKeepAside, keepAside, keepCopy, parseJsonStrict,
-  withFileLock, pidAlive, stamp,
+  writeFileAtomic,
+  writeJsonAtomic,
+  readJsonOrKeepAside,
+  keepAside,
+  keepCopy,
+  parseJsonStrict,
+  withFileLock,
+  pidAlive,
+  stamp,
 } from './files.js';
 export type { AsideReason, JsonRead } from './files.js';
 export {
-  RunLayout, NAMES, WORKBENCH_FOLDERS, safeStepName, workbenchPaths, isolatedWorkbenchRoot,
+  RunLayout,
+  NAMES,
+  WORKBENCH_FOLDERS,
+  safeStepName,
+  workbenchPaths,
+  isolatedWorkbenchRoot,
 } from './layout.js';
 export type { RunLayoutInput, WorkbenchPaths, WorkbenchFolder } from './layout.js';
 export {
-  LINEAGE_VERSION, LINEAGE_SCHEMAS, FAILURE_KINDS, manifestRowSchema, manifestSchema,
+  LINEAGE_VERSION,
+  LINEAGE_SCHEMAS,
+  FAILURE_KINDS,
+  manifestRowSchema,
+  manifestSchema,
 } from './schemas.js';
 export type { LineageRecord, StepResult, ManifestRow, FailureKind, StepFailureRecord, VerdictRecord } from './schemas.js';
 export { readVersioned, versionOf, futureVersion } from './read.js';

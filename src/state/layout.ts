@@ -126,9 +126,12 @@ export class RunLayout implements WorkbenchPaths {
     this.runLock = path.join(this.runDir, NAMES.runLock);
     this.asideRunDir = path.join(this.runDir, NAMES.aside);
     const dirname = input.workbenchDirname ?? NAMES.workbenchDir;
-    const root = input.workbench !== undefined ? path.resolve(this.cwd, input.workbench)
-      : input.isolate ? isolatedWorkbenchRoot(this.workspace)
-        : path.join(this.workspace, dirname);
+    const root =
+      input.workbench !== undefined
+        ? path.resolve(this.cwd, input.workbench)
+        : input.isolate
+          ? isolatedWorkbenchRoot(this.workspace)
+          : path.join(this.workspace, dirname);
     const wb = workbenchPaths(root);
     this.root = wb.root;
     this.scripts = wb.scripts;

@@ -18,9 +18,12 @@ export function versionOf(v: unknown): number | 'bad' {
 }
 
 export function futureVersion(file: string, version: number, newest: number): StateCorrupt {
-  return new StateCorrupt('state-future-version',
+  return new StateCorrupt(
+    'state-future-version',
     `${file} is version ${version}, written by a newer flower (this one reads up to version ${newest}); ` +
-    'not reading or overwriting it. Upgrade flower, or use another --run-dir.', { path: file });
+      'not reading or overwriting it. Upgrade flower, or use another --run-dir.',
+    { path: file },
+  );
 }
 
 /**
@@ -28,11 +31,7 @@ export function futureVersion(file: string, version: number, newest: number): St
  * version, wrong types) → the file is kept aside (`<file>.corrupt-<stamp>`) and a StateCorrupt says where;
  * `keep: false` leaves it in place (read-only callers such as `flower status`).
  */
-export function readVersioned<T>(
-  file: string,
-  schemas: Readonly<Record<number, z.ZodType<T, unknown>>>,
-  o: { keep?: boolean } = {},
-): VersionedRead<T> {
+export function readVersioned<T>(file: string, schemas: Readonly<Record<number, z.ZodType<T, unknown>>>, o: { keep?: boolean } = {}): VersionedRead<T> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -53,7 +52,10 @@ export function readVersioned<T>(
     } else {
       const r = schema.safeParse(raw);
       if (r.success) return { state: 'ok', value: r.data, version: version as number };
-      reason = `does not have the expected shape (${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')})`;
+      reason = `does not have the expected shape (${r.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ')})`;
     }
   } catch (e) {
     if (e instanceof StateCorrupt) throw e;
@@ -62,6 +64,8 @@ export function readVersioned<T>(
   }
   const keptAt = o.keep === false ? undefined : keepAside(file, 'corrupt');
   throw new StateCorrupt('state-corrupt', `${file} ${reason}${keptAt ? `; kept it as ${keptAt}` : ''}`, {
-    path: file, ...(keptAt ? { keptAt } : {}), ...(cause !== undefined ? { cause } : {}),
+    path: file,
+    ...(keptAt ? { keptAt } : {}),
+    ...(cause !== undefined ? { cause } : {}),
   });
 }

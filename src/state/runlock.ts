@@ -68,7 +68,9 @@ function readHolder(file: string): LockHolder | null | 'missing' {
     if (typeof v.pid === 'number' && Number.isInteger(v.pid) && v.pid > 0 && typeof v.host === 'string') {
       return { pid: v.pid, startedAt: typeof v.startedAt === 'string' ? v.startedAt : null, host: v.host, since: typeof v.since === 'string' ? v.since : '' };
     }
-  } catch { /* damaged: treated as stale below */ }
+  } catch {
+    /* damaged: treated as stale below */
+  }
   return null;
 }
 
@@ -94,7 +96,11 @@ function tryLink(file: string, me: LockHolder): boolean {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw e;
   } finally {
-    try { fs.unlinkSync(tmp); } catch { /* gone */ }
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      /* gone */
+    }
   }
 }
 
@@ -110,7 +116,11 @@ function attempt(file: string): RunLockHeld | { heldBy: LockHolder } | 'retry' {
         released = true;
         const h = readHolder(file);
         if (h !== 'missing' && h !== null && same(h, me)) {
-          try { fs.unlinkSync(file); } catch { /* gone */ }
+          try {
+            fs.unlinkSync(file);
+          } catch {
+            /* gone */
+          }
         }
       },
     };
@@ -123,7 +133,9 @@ function attempt(file: string): RunLockHeld | { heldBy: LockHolder } | 'retry' {
     // give a writer mid-way a moment before calling it stale
     try {
       if (Date.now() - fs.statSync(file).mtimeMs < 2000) return { heldBy: { pid: 0, startedAt: null, host: '?', since: '' } };
-    } catch { return 'retry'; }
+    } catch {
+      return 'retry';
+    }
   }
   // stale: take it over
   const grabbed = `${file}.stale-${process.pid}-${++seq}`;
@@ -136,9 +148,17 @@ function attempt(file: string): RunLockHeld | { heldBy: LockHolder } | 'retry' {
   const got = readHolder(grabbed);
   if (h !== null && got !== 'missing' && got !== null && !same(got, h) && holderAlive(got)) {
     // we lost a race and moved a fresh lock: put it back (unless someone already took the name)
-    try { fs.linkSync(grabbed, file); } catch { /* the name is taken again: that holder wins */ }
+    try {
+      fs.linkSync(grabbed, file);
+    } catch {
+      /* the name is taken again: that holder wins */
+    }
   }
-  try { fs.unlinkSync(grabbed); } catch { /* gone */ }
+  try {
+    fs.unlinkSync(grabbed);
+  } catch {
+    /* gone */
+  }
   return 'retry';
 }
 

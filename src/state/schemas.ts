@@ -47,8 +47,20 @@ export const LINEAGE_SCHEMAS = {
 } as const;
 
 export const FAILURE_KINDS = [
-  'auth', 'config', 'quota', 'overloaded', 'network', 'timeout', 'context-full', 'guard-denied',
-  'interrupted', 'killed', 'store', 'budget', 'internal', 'unknown',
+  'auth',
+  'config',
+  'quota',
+  'overloaded',
+  'network',
+  'timeout',
+  'context-full',
+  'guard-denied',
+  'interrupted',
+  'killed',
+  'store',
+  'budget',
+  'internal',
+  'unknown',
   // the model's answer broke the step's contract: no valid verdict after the one reminder (issue 19)
   'model',
   // a result its step's gate did not accept: no complete brief, no goal, work the judge did not accept
@@ -106,27 +118,29 @@ export interface ManifestRow extends StepResult {
  * One manifest row. Required: what every row flower ever wrote has and readers rely on. The kind of a
  * failure is any string on READ (a newer flower may add a kind; its rows must not make ours corrupt).
  */
-export const manifestRowSchema = z.object({
-  step: z.string(),
-  run: z.string(),
-  session_id: z.string().nullable(),
-  ok: z.boolean(),
-  cost_usd: z.number(),
-  num_turns: z.number(),
-  text: z.string(),
-  error: z.string().nullable(),
-  started_at: z.string(),
-  ended_at: z.string().nullable(),
-  attempts: z.number(),
-  errors: z.array(z.string()),
-  resumed: z.boolean(),
-  retired: z.array(z.string()).default([]),
-  context: z.number().default(0),
-  duration_s: z.number(),
-  failure: z.object({ kind: z.string(), retryable: z.boolean(), message: z.string(), status: z.number().optional() }).optional(),
-  verdict: z.object({ outcome: z.enum(['achieved', 'not_yet', 'unreachable']), passed: z.number(), total: z.number() }).optional(),
-  sandboxed: z.boolean().optional(),
-  skills: z.array(z.object({ name: z.string(), hash: z.string() })).optional(),
-}).loose();
+export const manifestRowSchema = z
+  .object({
+    step: z.string(),
+    run: z.string(),
+    session_id: z.string().nullable(),
+    ok: z.boolean(),
+    cost_usd: z.number(),
+    num_turns: z.number(),
+    text: z.string(),
+    error: z.string().nullable(),
+    started_at: z.string(),
+    ended_at: z.string().nullable(),
+    attempts: z.number(),
+    errors: z.array(z.string()),
+    resumed: z.boolean(),
+    retired: z.array(z.string()).default([]),
+    context: z.number().default(0),
+    duration_s: z.number(),
+    failure: z.object({ kind: z.string(), retryable: z.boolean(), message: z.string(), status: z.number().optional() }).optional(),
+    verdict: z.object({ outcome: z.enum(['achieved', 'not_yet', 'unreachable']), passed: z.number(), total: z.number() }).optional(),
+    sandboxed: z.boolean().optional(),
+    skills: z.array(z.object({ name: z.string(), hash: z.string() })).optional(),
+  })
+  .loose();
 
 export const manifestSchema = z.array(manifestRowSchema);

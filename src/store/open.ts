@@ -67,8 +67,12 @@ export function openStore(env: Record<string, string | undefined>, layout: RunLa
       throw e;
     }
     return opened(choice, pg, records, {
-      where: `PostgreSQL ${pg?.target ?? records.where} (project ${choice.project})`, file: undefined, server: pg ?? undefined,
-      open: async () => { await pg?.open(); },
+      where: `PostgreSQL ${pg?.target ?? records.where} (project ${choice.project})`,
+      file: undefined,
+      server: pg ?? undefined,
+      open: async () => {
+        await pg?.open();
+      },
     });
   }
   const file = layout.sessionsDb;
@@ -77,13 +81,20 @@ export function openStore(env: Record<string, string | undefined>, layout: RunLa
 }
 
 function opened(
-  choice: StoreChoice, sessions: BackendSessions | null, records: RunRecords,
+  choice: StoreChoice,
+  sessions: BackendSessions | null,
+  records: RunRecords,
   b: { where: string; file: string | undefined; server: StoreServer | undefined; open: () => Promise<void> },
 ): OpenedStore {
   let ready: Promise<void> | undefined;
   let closed = false;
   return {
-    choice, sessions, records, where: b.where, file: b.file, server: b.server,
+    choice,
+    sessions,
+    records,
+    where: b.where,
+    file: b.file,
+    server: b.server,
     ready: () => {
       ready ??= (async () => {
         await b.open();
@@ -94,7 +105,11 @@ function opened(
     close: () => {
       if (closed) return;
       closed = true;
-      try { sessions?.close(); } finally { records.close?.(); }
+      try {
+        sessions?.close();
+      } finally {
+        records.close?.();
+      }
     },
   };
 }

@@ -5,12 +5,7 @@ import { chmodSync, closeSync, mkdirSync, openSync, statSync, statfsSync } from 
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { foldSessionSummary } from '@anthropic-ai/claude-agent-sdk';
-import type {
-  SessionKey,
-  SessionStore,
-  SessionStoreEntry,
-  SessionSummaryEntry,
-} from '@anthropic-ai/claude-agent-sdk';
+import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '@anthropic-ai/claude-agent-sdk';
 import { assertKeySegment, childRange, storeKeyOf } from './keys.js';
 import { StoreError } from '../errors.js';
 import { contextOfTail, parsed } from './usage.js';
@@ -150,34 +145,63 @@ export class SqliteSessionStore implements SessionStore {
     try {
       const st = statfsSync(dirname(this.path));
       free = Number(st.bavail) * Number(st.bsize);
-    } catch { /* no statfs here: the write test below still catches SQLITE_FULL */ }
+    } catch {
+      /* no statfs here: the write test below still catches SQLITE_FULL */
+    }
     if (free !== undefined && free < minFree) {
-      throw new SqliteStoreError('store-disk-full',
+      throw new SqliteStoreError(
+        'store-disk-full',
         `session store ${this.path}: the disk is full (${Math.floor(free / 1024)} KiB free, flower needs ${Math.ceil(minFree / 1024)} KiB); free some space or choose another run dir with -r`,
-        { path: this.path });
+        { path: this.path },
+      );
     }
     // a file nobody may write (chmod a-w) is read-only by the person's decision — root included, whom
     // the kernel would let write it anyway
     let mode = 0o600;
-    try { mode = statSync(this.path).mode; } catch { /* a fresh file: created writable */ }
+    try {
+      mode = statSync(this.path).mode;
+    } catch {
+      /* a fresh file: created writable */
+    }
     if ((mode & 0o222) === 0) {
-      throw new SqliteStoreError('store-read-only', `session store ${this.path} is read-only (mode ${(mode & 0o777).toString(8)}); make it writable (chmod u+w) or choose another run dir with -r`, { path: this.path });
+      throw new SqliteStoreError(
+        'store-read-only',
+        `session store ${this.path} is read-only (mode ${(mode & 0o777).toString(8)}); make it writable (chmod u+w) or choose another run dir with -r`,
+        { path: this.path },
+      );
     }
     try {
       this.db.prepare('BEGIN IMMEDIATE').run();
       this.db.prepare('ROLLBACK').run();
     } catch (e) {
-      if (this.db.inTransaction) try { this.db.prepare('ROLLBACK').run(); } catch { /* nothing begun */ }
+      if (this.db.inTransaction)
+        try {
+          this.db.prepare('ROLLBACK').run();
+        } catch {
+          /* nothing begun */
+        }
       const code = sqliteCode(e) ?? '';
       const ctx = { path: this.path, cause: e };
       if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM' || code === 'SQLITE_AUTH') {
-        throw new SqliteStoreError('store-read-only', `session store ${this.path} is read-only (${code}); make it writable (chmod u+w) or choose another run dir with -r`, ctx);
+        throw new SqliteStoreError(
+          'store-read-only',
+          `session store ${this.path} is read-only (${code}); make it writable (chmod u+w) or choose another run dir with -r`,
+          ctx,
+        );
       }
       if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-        throw new SqliteStoreError('store-locked', `session store ${this.path} is locked by another process for longer than ${BUSY_TIMEOUT_MS / 1000} s (${code}); wait for it or choose another run dir with -r`, ctx);
+        throw new SqliteStoreError(
+          'store-locked',
+          `session store ${this.path} is locked by another process for longer than ${BUSY_TIMEOUT_MS / 1000} s (${code}); wait for it or choose another run dir with -r`,
+          ctx,
+        );
       }
       if (code === 'SQLITE_FULL') {
-        throw new SqliteStoreError('store-disk-full', `session store ${this.path}: the disk is full (${code}); free some space or choose another run dir with -r`, ctx);
+        throw new SqliteStoreError(
+          'store-disk-full',
+          `session store ${this.path}: the disk is full (${code}); free some space or choose another run dir with -r`,
+          ctx,
+        );
       }
       throw new SqliteStoreError('store-unwritable', `session store ${this.path} cannot be written: ${e instanceof Error ? e.message : String(e)}`, ctx);
     }
@@ -186,9 +210,12 @@ export class SqliteSessionStore implements SessionStore {
   private openError(e: unknown): StoreOpenError {
     const code = sqliteCode(e);
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      return new StoreOpenError(this.path, 'not-sqlite',
+      return new StoreOpenError(
+        this.path,
+        'not-sqlite',
         `session store ${this.path} is not a SQLite database (${code}); move it aside or point flower at another run dir`,
-        { cause: e });
+        { cause: e },
+      );
     }
     const msg = e instanceof Error ? e.message : String(e);
     return new StoreOpenError(this.path, 'cannot-open', `cannot open session store ${this.path}: ${msg}`, { cause: e });
@@ -200,8 +227,11 @@ export class SqliteSessionStore implements SessionStore {
 
   private checkVersion(v: number): void {
     if (v > SCHEMA_VERSION) {
-      throw new StoreOpenError(this.path, 'future-version',
-        `session store ${this.path} has schema version ${v}, this flower understands up to ${SCHEMA_VERSION}; upgrade flower to use it`);
+      throw new StoreOpenError(
+        this.path,
+        'future-version',
+        `session store ${this.path} has schema version ${v}, this flower understands up to ${SCHEMA_VERSION}; upgrade flower to use it`,
+      );
     }
   }
 
@@ -210,22 +240,27 @@ export class SqliteSessionStore implements SessionStore {
     this.checkVersion(v);
     if (v === SCHEMA_VERSION) return;
     // Several processes may open a fresh file at once: re-check inside the write lock.
-    this.db.transaction(() => {
-      const now = this.version();
-      this.checkVersion(now);
-      if (now === SCHEMA_VERSION) return;
-      // An older flower (Python) wrote the same tables without a version: adopt them. Any other
-      // table of the same name belongs to someone else; refuse before touching the file.
-      for (const [table, cols] of Object.entries(EXPECTED_COLUMNS)) {
-        const have = (this.db.pragma(`table_info(${table})`) as Array<{ name: string }>).map((c) => c.name);
-        if (have.length > 0 && have.join(',') !== cols.join(',')) {
-          throw new StoreOpenError(this.path, 'foreign-schema',
-            `session store ${this.path} has a table ${table}(${have.join(', ')}) that is not flower's ${table}(${cols.join(', ')}); use another run dir`);
+    this.db
+      .transaction(() => {
+        const now = this.version();
+        this.checkVersion(now);
+        if (now === SCHEMA_VERSION) return;
+        // An older flower (Python) wrote the same tables without a version: adopt them. Any other
+        // table of the same name belongs to someone else; refuse before touching the file.
+        for (const [table, cols] of Object.entries(EXPECTED_COLUMNS)) {
+          const have = (this.db.pragma(`table_info(${table})`) as Array<{ name: string }>).map((c) => c.name);
+          if (have.length > 0 && have.join(',') !== cols.join(',')) {
+            throw new StoreOpenError(
+              this.path,
+              'foreign-schema',
+              `session store ${this.path} has a table ${table}(${have.join(', ')}) that is not flower's ${table}(${cols.join(', ')}); use another run dir`,
+            );
+          }
         }
-      }
-      this.db.exec(SCHEMA_SQL);
-      this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
-    }).immediate();
+        this.db.exec(SCHEMA_SQL);
+        this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      })
+      .immediate();
   }
 
   private prepare() {
@@ -234,33 +269,34 @@ export class SqliteSessionStore implements SessionStore {
       getMeta: db.prepare<[string], MetaRow>('SELECT mtime, next_seq FROM meta WHERE store_key = ?'),
       putMeta: db.prepare<[string, number, number]>(
         'INSERT INTO meta(store_key, mtime, next_seq) VALUES(?, ?, ?) ' +
-          'ON CONFLICT(store_key) DO UPDATE SET mtime = excluded.mtime, next_seq = excluded.next_seq'),
+          'ON CONFLICT(store_key) DO UPDATE SET mtime = excluded.mtime, next_seq = excluded.next_seq',
+      ),
       // Conflicts on the uid index are replays and are skipped; a (store_key, seq) conflict
       // would be a bug and must raise, so no blanket OR IGNORE.
       insert: db.prepare<[string, number, string | null, string]>(
-        'INSERT INTO entries(store_key, seq, uid, payload) VALUES(?, ?, ?, ?) ' +
-          'ON CONFLICT(store_key, uid) WHERE uid IS NOT NULL DO NOTHING'),
+        'INSERT INTO entries(store_key, seq, uid, payload) VALUES(?, ?, ?, ?) ' + 'ON CONFLICT(store_key, uid) WHERE uid IS NOT NULL DO NOTHING',
+      ),
       load: db.prepare<[string], string>('SELECT payload FROM entries WHERE store_key = ? ORDER BY seq').pluck(),
-      tail: db.prepare<[string, number], string>(
-        'SELECT payload FROM entries WHERE store_key = ? ORDER BY seq DESC LIMIT ?').pluck(),
+      tail: db.prepare<[string, number], string>('SELECT payload FROM entries WHERE store_key = ? ORDER BY seq DESC LIMIT ?').pluck(),
       // walks the (store_key, seq) key backwards and stops at the first match: the cost-state is in
       // the session's last batch, so this reads a handful of rows, never the whole transcript
-      lastCost: db.prepare<[string], number | null>(
-        "SELECT json_extract(payload, '$.totalCostUSD') FROM entries WHERE store_key = ? AND json_extract(payload, '$.type') = 'cost-state' ORDER BY seq DESC LIMIT 1").pluck(),
-      getSummary: db.prepare<[string, string], SummaryRow>(
-        'SELECT session_id, mtime, data FROM summaries WHERE project_key = ? AND session_id = ?'),
+      lastCost: db
+        .prepare<[string], number | null>(
+          "SELECT json_extract(payload, '$.totalCostUSD') FROM entries WHERE store_key = ? AND json_extract(payload, '$.type') = 'cost-state' ORDER BY seq DESC LIMIT 1",
+        )
+        .pluck(),
+      getSummary: db.prepare<[string, string], SummaryRow>('SELECT session_id, mtime, data FROM summaries WHERE project_key = ? AND session_id = ?'),
       putSummary: db.prepare<[string, string, number, string]>(
         'INSERT INTO summaries(project_key, session_id, mtime, data) VALUES(?, ?, ?, ?) ' +
-          'ON CONFLICT(project_key, session_id) DO UPDATE SET mtime = excluded.mtime, data = excluded.data'),
-      summaries: db.prepare<[string], SummaryRow>(
-        'SELECT session_id, mtime, data FROM summaries WHERE project_key = ?'),
+          'ON CONFLICT(project_key, session_id) DO UPDATE SET mtime = excluded.mtime, data = excluded.data',
+      ),
+      summaries: db.prepare<[string], SummaryRow>('SELECT session_id, mtime, data FROM summaries WHERE project_key = ?'),
       metaRange: db.prepare<[string, string], { store_key: string; mtime: number }>(
-        'SELECT store_key, mtime FROM meta WHERE store_key >= ? AND store_key < ? ORDER BY store_key'),
+        'SELECT store_key, mtime FROM meta WHERE store_key >= ? AND store_key < ? ORDER BY store_key',
+      ),
       metaHas: db.prepare<[string], number>('SELECT 1 FROM meta WHERE store_key = ?').pluck(),
-      metaEndingWith: db.prepare<[number, string], { store_key: string; mtime: number }>(
-        'SELECT store_key, mtime FROM meta WHERE substr(store_key, -?) = ?'),
-      projects: db.prepare<[], string>(
-        "SELECT DISTINCT substr(store_key, 1, instr(store_key, '/') - 1) FROM meta ORDER BY 1").pluck(),
+      metaEndingWith: db.prepare<[number, string], { store_key: string; mtime: number }>('SELECT store_key, mtime FROM meta WHERE substr(store_key, -?) = ?'),
+      projects: db.prepare<[], string>("SELECT DISTINCT substr(store_key, 1, instr(store_key, '/') - 1) FROM meta ORDER BY 1").pluck(),
       delEntries: db.prepare<[string]>('DELETE FROM entries WHERE store_key = ?'),
       delEntriesRange: db.prepare<[string, string]>('DELETE FROM entries WHERE store_key >= ? AND store_key < ?'),
       delMeta: db.prepare<[string]>('DELETE FROM meta WHERE store_key = ?'),
@@ -376,11 +412,14 @@ export class SqliteSessionStore implements SessionStore {
     }
     assertKeySegment('sessionId', sessionId);
     const tail = `/${sessionId}`;
-    return this.st.metaEndingWith.all(tail.length, tail)
-      // Exactly one '/': a subkey ending in the same id is not a main transcript.
-      .filter((r) => r.store_key.indexOf('/') === r.store_key.length - tail.length)
-      .sort((a, b) => b.mtime - a.mtime)
-      .map((r) => r.store_key);
+    return (
+      this.st.metaEndingWith
+        .all(tail.length, tail)
+        // Exactly one '/': a subkey ending in the same id is not a main transcript.
+        .filter((r) => r.store_key.indexOf('/') === r.store_key.length - tail.length)
+        .sort((a, b) => b.mtime - a.mtime)
+        .map((r) => r.store_key)
+    );
   }
 
   /** Whether a main transcript for `sessionId` exists (in `projectKey`, or in any project). */
@@ -428,8 +467,16 @@ export class SqliteSessionStore implements SessionStore {
  * must stay read-only, so the writability check can stop the run before any model call.
  */
 function privateFile(file: string): void {
-  try { closeSync(openSync(file, 'a', 0o600)); } catch { return; /* unwritable: opening it reports that */ }
+  try {
+    closeSync(openSync(file, 'a', 0o600));
+  } catch {
+    return; /* unwritable: opening it reports that */
+  }
   for (const f of [file, `${file}-wal`, `${file}-shm`]) {
-    try { chmodSync(f, statSync(f).mode & 0o700); } catch { /* absent */ }
+    try {
+      chmodSync(f, statSync(f).mode & 0o700);
+    } catch {
+      /* absent */
+    }
   }
 }

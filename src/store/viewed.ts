@@ -42,7 +42,9 @@ export class ViewedStore implements SessionStore {
   lastReport: ViewReport | undefined;
 
   constructor(
-    readonly inner: SqliteSessionStore | PostgresSessionStore, readonly workspace: string, readonly policy: ViewPolicy = DEFAULT_VIEW_POLICY,
+    readonly inner: SqliteSessionStore | PostgresSessionStore,
+    readonly workspace: string,
+    readonly policy: ViewPolicy = DEFAULT_VIEW_POLICY,
     readonly spillDir: string = RunLayout.of({ workspace }).viewSpill,
   ) {}
 

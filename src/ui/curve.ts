@@ -28,10 +28,12 @@ export function curveLabel(i: Pick<CurveInput, 'calls' | 'window' | 'threshold' 
   const peak = i.calls.reduce((a, c) => Math.max(a, c.context), 0);
   const last = i.calls.at(-1)?.context ?? 0;
   const gens = new Set(i.calls.map((c) => c.session)).size;
-  return `context curve of ${i.label}: ${n} model call${n === 1 ? '' : 's'}`
-    + (n ? `, last ${tokens(last)}, peak ${tokens(peak)} tokens` : '')
-    + (gens > 1 ? `, ${gens} sessions (handoff generations)` : '')
-    + `; handoff threshold ${tokens(i.threshold)}, window ${tokens(i.window)}`;
+  return (
+    `context curve of ${i.label}: ${n} model call${n === 1 ? '' : 's'}` +
+    (n ? `, last ${tokens(last)}, peak ${tokens(peak)} tokens` : '') +
+    (gens > 1 ? `, ${gens} sessions (handoff generations)` : '') +
+    `; handoff threshold ${tokens(i.threshold)}, window ${tokens(i.window)}`
+  );
 }
 
 function ticks(max: number): number[] {
@@ -62,7 +64,9 @@ export function curveSvg(i: CurveInput): string {
     parts.push(`<line class="grid" x1="${PAD.left}" x2="${PAD.left + iw}" y1="${y(t)}" y2="${y(t)}" stroke="#eee"/>`);
   }
   const hline = (cls: string, v: number, color: string, name: string) => {
-    parts.push(`<line class="${cls}" data-tokens="${v}" x1="${PAD.left}" x2="${PAD.left + iw}" y1="${y(v)}" y2="${y(v)}" stroke="${color}" stroke-width="1.5"${cls === 'threshold' ? ' stroke-dasharray="6 3"' : ''}><title>${name} ${tokens(v)}</title></line>`);
+    parts.push(
+      `<line class="${cls}" data-tokens="${v}" x1="${PAD.left}" x2="${PAD.left + iw}" y1="${y(v)}" y2="${y(v)}" stroke="${color}" stroke-width="1.5"${cls === 'threshold' ? ' stroke-dasharray="6 3"' : ''}><title>${name} ${tokens(v)}</title></line>`,
+    );
     parts.push(`<text class="${cls}-label" x="${PAD.left - 4}" y="${y(v) + 3}" text-anchor="end" font-size="9" fill="${color}">${tokens(v)}</text>`);
   };
   hline('window', i.window, '#b00020', 'window');
@@ -71,7 +75,9 @@ export function curveSvg(i: CurveInput): string {
   for (let k = 1; k < n; k++) {
     if (i.calls[k]!.session !== i.calls[k - 1]!.session) {
       const gx = +((x(k) + x(k - 1)) / 2).toFixed(1);
-      parts.push(`<line class="handoff" x1="${gx}" x2="${gx}" y1="${PAD.top}" y2="${PAD.top + ih}" stroke="#6a1b9a" stroke-dasharray="3 3"><title>handoff: a new session took over</title></line>`);
+      parts.push(
+        `<line class="handoff" x1="${gx}" x2="${gx}" y1="${PAD.top}" y2="${PAD.top + ih}" stroke="#6a1b9a" stroke-dasharray="3 3"><title>handoff: a new session took over</title></line>`,
+      );
     }
   }
   if (n > 1) {
@@ -86,13 +92,16 @@ export function curveSvg(i: CurveInput): string {
   parts.push(`<g class="calls" fill="#1565c0">`);
   i.calls.forEach((c, k) => {
     const attrs = `cx="${x(k)}" cy="${y(c.context)}" r="${r}" data-context="${c.context}"${gens ? ` data-session="${esc(c.session)}"` : ''}`;
-    parts.push(titled
-      ? `<circle class="call" ${attrs}><title>call ${k + 1}: context ${c.context.toLocaleString('en')} tokens</title></circle>`
-      : `<circle ${attrs}/>`);
+    parts.push(
+      titled ? `<circle class="call" ${attrs}><title>call ${k + 1}: context ${c.context.toLocaleString('en')} tokens</title></circle>` : `<circle ${attrs}/>`,
+    );
   });
   parts.push('</g>');
   parts.push(`<text class="axis" x="${PAD.left}" y="${h - 6}" font-size="9" fill="#888">model calls → (${n})</text>`);
-  if (n === 0) parts.push(`<text class="empty" x="${PAD.left + iw / 2}" y="${PAD.top + ih / 2}" text-anchor="middle" font-size="11" fill="#888">no model call recorded</text>`);
+  if (n === 0)
+    parts.push(
+      `<text class="empty" x="${PAD.left + iw / 2}" y="${PAD.top + ih / 2}" text-anchor="middle" font-size="11" fill="#888">no model call recorded</text>`,
+    );
   parts.push('</svg>');
   return parts.join('');
 }

@@ -8,9 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  LINEAGE_SCHEMAS, NAMES, RunLayout, StateCorrupt, manifestRowSchema, parseJsonStrict, readVersioned, runLockHolder,
-} from '../state/index.js';
+import { LINEAGE_SCHEMAS, NAMES, RunLayout, StateCorrupt, manifestRowSchema, parseJsonStrict, readVersioned, runLockHolder } from '../state/index.js';
 import { SqliteReader, stat } from './sqlite.js';
 import type { LineageView, NoteFile, Notes, Problem, Snapshot, UiRow, UiSource } from './source.js';
 
@@ -57,16 +55,13 @@ function readText(file: string): string | null {
   }
 }
 
-
 /**
  * The layouts the notes of `lineage` may be under, most likely first: the workbench lineage recorded
  * (--isolate), else the default `<workspace>/.flower`, else an isolated one from before lineage kept it.
  */
 export function noteLayouts(runDir: string, lineage: LineageView): RunLayout[] {
   const base = { cwd: runDir, workspace: lineage.workspace, runDir };
-  return lineage.workbench
-    ? [RunLayout.of({ ...base, workbench: lineage.workbench })]
-    : [RunLayout.of(base), RunLayout.of({ ...base, isolate: true })];
+  return lineage.workbench ? [RunLayout.of({ ...base, workbench: lineage.workbench })] : [RunLayout.of(base), RunLayout.of({ ...base, isolate: true })];
 }
 
 /** The workspace's notes of `lineage` (any store: the notes are files in the workspace). */
@@ -85,7 +80,9 @@ export function readNotes(runDir: string, lineage: LineageView | null): Notes {
       const n = note(path.join(layout.notes, name));
       if (n) handoffs[name.slice(NAMES.handoffPrefix.length, -'.md'.length)] = n;
     }
-  } catch { /* an unreadable folder: no handoff notes shown */ }
+  } catch {
+    /* an unreadable folder: no handoff notes shown */
+  }
   return { dir: layout.notes, brief: note(layout.brief), goal: note(layout.goal), qa: note(layout.qa), handoffs };
 }
 

@@ -16,7 +16,9 @@ export function href(ctx: PageContext, pathname: string, params: Record<string, 
 
 export function banners(problems: readonly Problem[]): string {
   if (problems.length === 0) return '';
-  return problems.map((p) => `<div class="banner" role="alert"><strong>Cannot read <code class="file">${esc(p.file)}</code></strong>: ${esc(p.message)}</div>`).join('');
+  return problems
+    .map((p) => `<div class="banner" role="alert"><strong>Cannot read <code class="file">${esc(p.file)}</code></strong>: ${esc(p.message)}</div>`)
+    .join('');
 }
 
 export function page(ctx: PageContext, o: { title: string; heading: string; problems?: readonly Problem[]; body: string; live?: boolean }): string {

@@ -44,11 +44,20 @@ const MAIN = `SELECT id, project_key, next_seq FROM flower.transcripts WHERE ses
 const SUBS = `SELECT id, subpath, next_seq FROM flower.transcripts WHERE project_key = $1 AND session_id = $2 AND subpath <> '' ORDER BY mtime, subpath COLLATE "C"`;
 const PAGE = 'SELECT seq, payload FROM flower.entries WHERE transcript = $1 AND seq >= $2 ORDER BY seq LIMIT $3';
 
-interface MainKey { id: string; projectKey: string; nextSeq: number }
-interface SubKey { id: string; subpath: string; nextSeq: number }
+interface MainKey {
+  id: string;
+  projectKey: string;
+  nextSeq: number;
+}
+interface SubKey {
+  id: string;
+  subpath: string;
+  nextSeq: number;
+}
 
 const problemOf = (where: string, e: unknown): Problem => ({
-  file: where, message: `cannot be read (${(e as Error).message}); what it holds is not shown`,
+  file: where,
+  message: `cannot be read (${(e as Error).message}); what it holds is not shown`,
 });
 
 /** The SessionReader over PostgreSQL: the same readings as SqliteReader, from loaded entries. */
@@ -57,7 +66,11 @@ export class PgSessionReader implements SessionReader {
   private readonly mainCache = new Map<string, { key: string; calls: ModelCall[]; verdict: VerdictCall | null }>();
   private readonly figCache = new Map<string, { key: string; figures: SessionFigures }>();
 
-  constructor(private readonly shared: SharedPool, private readonly store: PostgresSessionStore, private readonly where: string) {}
+  constructor(
+    private readonly shared: SharedPool,
+    private readonly store: PostgresSessionStore,
+    private readonly where: string,
+  ) {}
 
   /** Runs a read; a failure becomes the store's problem (the page shows it) and `fallback`. */
   private async guard<T>(fallback: T, fn: () => Promise<T>): Promise<T> {
@@ -188,7 +201,9 @@ export class PgSource implements UiSource {
       throw e;
     }
     await s.poll();
-    s.timer = setInterval(() => { void s.poll(); }, o.pollMs ?? POLL_MS);
+    s.timer = setInterval(() => {
+      void s.poll();
+    }, o.pollMs ?? POLL_MS);
     s.timer.unref();
     return s;
   }

@@ -45,15 +45,28 @@ export function groupRuns(rows: readonly UiRow[]): RunGroup[] {
   const by = new Map<string, UiRow[]>();
   for (const r of rows) by.set(r.run, [...(by.get(r.run) ?? []), r]);
   const groups = [...by.entries()].map(([run, rs]) => {
-    const ends = rs.map((r) => r.ended_at).filter((e): e is string => !!e).sort();
-    const starts = rs.map((r) => r.started_at).filter(Boolean).sort();
+    const ends = rs
+      .map((r) => r.ended_at)
+      .filter((e): e is string => !!e)
+      .sort();
+    const starts = rs
+      .map((r) => r.started_at)
+      .filter(Boolean)
+      .sort();
     return {
-      run, rows: rs, started: starts[0] ?? '', ended: rs.some((r) => !r.ended_at) ? null : ends.at(-1) ?? null,
-      cost: rs.reduce((a, r) => a + (r.cost_usd || 0), 0), ok: rs.every((r) => r.ok), wake: 0,
+      run,
+      rows: rs,
+      started: starts[0] ?? '',
+      ended: rs.some((r) => !r.ended_at) ? null : (ends.at(-1) ?? null),
+      cost: rs.reduce((a, r) => a + (r.cost_usd || 0), 0),
+      ok: rs.every((r) => r.ok),
+      wake: 0,
     };
   });
   groups.sort((a, b) => (a.started < b.started ? -1 : a.started > b.started ? 1 : a.run.localeCompare(b.run)));
-  groups.forEach((g, i) => { g.wake = i + 1; });
+  groups.forEach((g, i) => {
+    g.wake = i + 1;
+  });
   return groups;
 }
 
@@ -66,7 +79,10 @@ export function runSeconds(g: RunGroup, now = Date.now()): number {
 const when = (iso: string) => esc(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
 
 /** The verdict of a judge row: the structured field, else the judge's submit_verdict call, else its text. */
-export function verdictOf(r: UiRow, call: VerdictCall | null | undefined): { outcome: string; passed?: number; total?: number; reason: string; checks: VerdictCall['checks'] } {
+export function verdictOf(
+  r: UiRow,
+  call: VerdictCall | null | undefined,
+): { outcome: string; passed?: number; total?: number; reason: string; checks: VerdictCall['checks'] } {
   const checks = call?.checks ?? [];
   if (r.verdict) return { outcome: r.verdict.outcome, passed: r.verdict.passed, total: r.verdict.total, reason: call?.reason ?? '', checks };
   if (call?.state) {
@@ -90,8 +106,10 @@ function verdictHtml(r: UiRow, call: VerdictCall | null | undefined): string {
 function handoffHtml(note: NoteFile | undefined, step: string): string {
   if (!note) return '';
   const h = Handoff.parse(note.text, { step });
-  const body = HANDOFF_SECTIONS.filter((s) => h[s]).map((s) => `<h4>${esc(HANDOFF_NAMES[s])}</h4><pre>${esc(cut(h[s], 8000).text)}</pre>`).join('')
-    || `<pre>${esc(cut(note.text, 20000).text)}</pre>`;
+  const body =
+    HANDOFF_SECTIONS.filter((s) => h[s])
+      .map((s) => `<h4>${esc(HANDOFF_NAMES[s])}</h4><pre>${esc(cut(h[s], 8000).text)}</pre>`)
+      .join('') || `<pre>${esc(cut(note.text, 20000).text)}</pre>`;
   return `<details class="handoff-note" data-key="handoff-${esc(step)}"><summary>handoff note <code>${esc(note.file)}</code></summary>${body}</details>`;
 }
 
@@ -103,7 +121,7 @@ function generationsHtml(ctx: PageContext, r: UiRow): string {
 
 function stepRow(ctx: PageContext, r: UiRow, i: RunsInput, handoffs: Readonly<Record<string, NoteFile>>, live: boolean): string {
   const sid = r.session_id;
-  const failure = r.failure ? `${r.failure.kind}: ${r.failure.message}` : r.error ?? '';
+  const failure = r.failure ? `${r.failure.kind}: ${r.failure.message}` : (r.error ?? '');
   const sess = sid ? `<a class="session" href="${esc(href(ctx, `/session/${encodeURIComponent(sid)}`))}"><code>${esc(sid.slice(0, 8))}</code></a>` : '–';
   const head = `<tr class="step ${r.ok ? 'ok' : 'failed'}" data-step="${esc(r.step)}">
 <td class="name">${esc(r.step)}</td><td class="status">${r.ok ? 'ok' : r.ended_at ? 'failed' : live ? 'running' : 'stopped'}${r.failure ? ` <span class="kind">${esc(r.failure.kind)}</span>` : ''}</td>
@@ -114,7 +132,11 @@ function stepRow(ctx: PageContext, r: UiRow, i: RunsInput, handoffs: Readonly<Re
   if (isJudge(r.step) && sid) extra.push(verdictHtml(r, i.verdicts.get(sid)));
   if (isWork(r.step) && sid) {
     const sessions = [...(r.retired ?? []), sid];
-    const calls = callsBetween(sessions.flatMap((s) => i.calls.get(s) ?? []), r.started_at, r.ended_at);
+    const calls = callsBetween(
+      sessions.flatMap((s) => i.calls.get(s) ?? []),
+      r.started_at,
+      r.ended_at,
+    );
     extra.push(`<div class="curve-box">${curveSvg({ calls, window: i.window, threshold: i.threshold, label: r.step })}</div>`);
     extra.push(generationsHtml(ctx, r));
     // a later round (干活#round2) is the same step and session: its note is the step's note
@@ -130,13 +152,22 @@ function notesHtml(snap: Snapshot): string {
   const n = snap.notes;
   if (!n.brief && !n.goal && !n.qa) return '';
   const out: string[] = ['<section class="notes"><h2>The workspace</h2>'];
-  if (snap.lineage) out.push(`<p class="ws">workspace <code>${esc(snap.lineage.workspace)}</code> · woken ${snap.lineage.woke} time${snap.lineage.woke === 1 ? '' : 's'}</p>`);
-  if (n.brief) out.push(`<details class="brief" data-key="brief" open><summary>brief <code>${esc(n.brief.file)}</code></summary><pre>${esc(cut(n.brief.text, 40000).text)}</pre></details>`);
+  if (snap.lineage)
+    out.push(`<p class="ws">workspace <code>${esc(snap.lineage.workspace)}</code> · woken ${snap.lineage.woke} time${snap.lineage.woke === 1 ? '' : 's'}</p>`);
+  if (n.brief)
+    out.push(
+      `<details class="brief" data-key="brief" open><summary>brief <code>${esc(n.brief.file)}</code></summary><pre>${esc(cut(n.brief.text, 40000).text)}</pre></details>`,
+    );
   if (n.goal) {
     const g = Goal.parse(n.goal.text);
-    out.push(`<details class="goal" data-key="goal" open><summary>goal <code>${esc(n.goal.file)}</code></summary>${g.statement ? `<p>${esc(g.statement)}</p>` : ''}<ul class="checklist">${g.checks.map((c) => `<li>${esc(c)}</li>`).join('')}</ul></details>`);
+    out.push(
+      `<details class="goal" data-key="goal" open><summary>goal <code>${esc(n.goal.file)}</code></summary>${g.statement ? `<p>${esc(g.statement)}</p>` : ''}<ul class="checklist">${g.checks.map((c) => `<li>${esc(c)}</li>`).join('')}</ul></details>`,
+    );
   }
-  if (n.qa) out.push(`<details class="qa" data-key="qa"><summary>questions and answers <code>${esc(n.qa.file)}</code></summary><pre>${esc(cut(n.qa.text, 40000).text)}</pre></details>`);
+  if (n.qa)
+    out.push(
+      `<details class="qa" data-key="qa"><summary>questions and answers <code>${esc(n.qa.file)}</code></summary><pre>${esc(cut(n.qa.text, 40000).text)}</pre></details>`,
+    );
   out.push('</section>');
   return out.join('');
 }
@@ -145,7 +176,9 @@ export function runsBody(ctx: PageContext, i: RunsInput): string {
   const groups = groupRuns(i.snap.rows).reverse();
   const total = i.snap.rows.reduce((a, r) => a + (r.cost_usd || 0), 0);
   const out: string[] = [];
-  out.push(`<p class="summary"><span class="count">${groups.length} run${groups.length === 1 ? '' : 's'}</span> · total ${money(total)} · run dir <code>${esc(i.snap.runDir)}</code> · window ${tokens(i.window)}, handoff at ${tokens(i.threshold)}</p>`);
+  out.push(
+    `<p class="summary"><span class="count">${groups.length} run${groups.length === 1 ? '' : 's'}</span> · total ${money(total)} · run dir <code>${esc(i.snap.runDir)}</code> · window ${tokens(i.window)}, handoff at ${tokens(i.threshold)}</p>`,
+  );
   if (groups.length === 0) out.push('<p class="empty">No runs recorded yet. This page updates by itself when one starts.</p>');
   for (const g of groups) {
     // a row without an end is running only in the newest run, and only while the run lock's holder lives

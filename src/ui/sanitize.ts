@@ -8,7 +8,9 @@
 const TERMINAL = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export function clean(s: unknown): string {
-  return String(s ?? '').replace(/\r\n?/g, '\n').replace(TERMINAL, '');
+  return String(s ?? '')
+    .replace(/\r\n?/g, '\n')
+    .replace(TERMINAL, '');
 }
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

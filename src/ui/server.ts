@@ -64,9 +64,12 @@ async function landing(app: UiApp, ctx: PageContext): Promise<UiResponse> {
   if (sp) problems.push(sp);
   const body = runsBody(ctx, { snap, calls, verdicts, window: app.window, threshold: app.threshold });
   return {
-    status: 200, type: HTML,
-    body: page(ctx, { title: `flower ui — ${snap.runDir}`, heading: `runs in <code>${esc(snap.runDir)}</code>`, problems, body, live: true })
-      .replace('<main id="live">', `<main id="live" data-fp="${fp}">`),
+    status: 200,
+    type: HTML,
+    body: page(ctx, { title: `flower ui — ${snap.runDir}`, heading: `runs in <code>${esc(snap.runDir)}</code>`, problems, body, live: true }).replace(
+      '<main id="live">',
+      `<main id="live" data-fp="${fp}">`,
+    ),
   };
 }
 
@@ -83,15 +86,28 @@ async function session(app: UiApp, ctx: PageContext, sid: string, q: URLSearchPa
   const [calls, figures, subagents] = await Promise.all([s.calls(sid), s.figures(sid), s.subagents(sid)]);
   const body = sessionBody(ctx, { sid, sub, calls, figures, subagents, page: pg, from, window: app.window, threshold: app.threshold });
   return {
-    status: 200, type: HTML,
-    body: page(ctx, { title: `session ${sid} — flower ui`, heading: `session <code>${esc(sid.slice(0, 8))}</code> · <a href="${esc(href(ctx, '/'))}">all runs</a>`, body, live: true })
-      .replace('<main id="live">', `<main id="live" data-fp="${fp}">`),
+    status: 200,
+    type: HTML,
+    body: page(ctx, {
+      title: `session ${sid} — flower ui`,
+      heading: `session <code>${esc(sid.slice(0, 8))}</code> · <a href="${esc(href(ctx, '/'))}">all runs</a>`,
+      body,
+      live: true,
+    }).replace('<main id="live">', `<main id="live" data-fp="${fp}">`),
   };
 }
 
 async function runsJson(app: UiApp): Promise<UiResponse> {
   const snap = await app.source.snapshot();
-  const runs = groupRuns(snap.rows).map((g) => ({ run: g.run, wake: g.wake, started_at: g.started, ended_at: g.ended, cost_usd: g.cost, ok: g.ok, steps: g.rows }));
+  const runs = groupRuns(snap.rows).map((g) => ({
+    run: g.run,
+    wake: g.wake,
+    started_at: g.started,
+    ended_at: g.ended,
+    cost_usd: g.cost,
+    ok: g.ok,
+    steps: g.rows,
+  }));
   return { status: 200, type: 'application/json; charset=utf-8', body: JSON.stringify({ runDir: snap.runDir, runs, problems: snap.problems }) };
 }
 
@@ -119,14 +135,23 @@ export async function handle(app: UiApp, method: string, rawUrl: string): Promis
     const m = /^\/session\/([^/]+)$/.exec(p);
     if (m) {
       let sid: string;
-      try { sid = decodeURIComponent(m[1]!); } catch { return { status: 404, type: HTML, body: notFound(ctx, 'No such session.') }; }
+      try {
+        sid = decodeURIComponent(m[1]!);
+      } catch {
+        return { status: 404, type: HTML, body: notFound(ctx, 'No such session.') };
+      }
       return await session(app, ctx, sid, url.searchParams);
     }
     return { status: 404, type: HTML, body: notFound(ctx, `Nothing at ${p}.`) };
   } catch (e) {
     return {
-      status: 500, type: HTML,
-      body: page(ctx, { title: 'error — flower ui', heading: 'error', body: `<section class="error"><h1>Something could not be read</h1><p>${esc((e as Error)?.message ?? String(e))}</p></section>` }),
+      status: 500,
+      type: HTML,
+      body: page(ctx, {
+        title: 'error — flower ui',
+        heading: 'error',
+        body: `<section class="error"><h1>Something could not be read</h1><p>${esc((e as Error)?.message ?? String(e))}</p></section>`,
+      }),
     };
   }
 }
@@ -136,7 +161,8 @@ const HEADERS = {
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
 
 export interface UiServer {
@@ -156,7 +182,10 @@ export async function serveUi(app: UiApp, o: { host?: string; port?: number } = 
   const host = o.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port ?? 0, host, () => { server.off('error', reject); resolve(); });
+    server.listen(o.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const port = (server.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
@@ -164,9 +193,10 @@ export async function serveUi(app: UiApp, o: { host?: string; port?: number } = 
     url: `http://${shown}:${port}/?token=${app.token}`,
     port,
     server,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

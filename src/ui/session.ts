@@ -46,8 +46,10 @@ export function entryHtml(seq: number, e: unknown): string {
   const msg = isRec(e.message) ? e.message : null;
   if ((type === 'user' || type === 'assistant') && msg) {
     const content = Array.isArray(msg.content) ? msg.content : [msg.content];
-    const usage = type === 'assistant' && isRec(msg.usage)
-      ? ` <span class="usage">context ${tokens(Number(msg.usage.input_tokens ?? 0) + Number(msg.usage.cache_creation_input_tokens ?? 0) + Number(msg.usage.cache_read_input_tokens ?? 0))}</span>` : '';
+    const usage =
+      type === 'assistant' && isRec(msg.usage)
+        ? ` <span class="usage">context ${tokens(Number(msg.usage.input_tokens ?? 0) + Number(msg.usage.cache_creation_input_tokens ?? 0) + Number(msg.usage.cache_read_input_tokens ?? 0))}</span>`
+        : '';
     return `<li class="entry ${type}${e.isSidechain === true ? ' sidechain' : ''}" value="${seq + 1}"><span class="role">${type}</span>${usage}${content.map(blockHtml).join('')}</li>`;
   }
   return `<li class="entry other" value="${seq + 1}"><span class="role">${esc(type)}</span></li>`;
@@ -86,7 +88,9 @@ export function sessionBody(ctx: PageContext, i: SessionInput): string {
     out.push(`<div class="curve-box">${curveSvg({ calls: i.calls, window: i.window, threshold: i.threshold, label: `session ${i.sid}` })}</div>`);
   }
   if (i.subagents.length) {
-    out.push(`<p class="subagents">subagents: ${i.subagents.map((s) => `<a href="${esc(href(ctx, base, { sub: s }))}"><code>${esc(s.replace(/^subagents\//, ''))}</code></a>`).join(' · ')}${i.sub ? ` · <a href="${esc(href(ctx, base))}">main thread</a>` : ''}</p>`);
+    out.push(
+      `<p class="subagents">subagents: ${i.subagents.map((s) => `<a href="${esc(href(ctx, base, { sub: s }))}"><code>${esc(s.replace(/^subagents\//, ''))}</code></a>`).join(' · ')}${i.sub ? ` · <a href="${esc(href(ctx, base))}">main thread</a>` : ''}</p>`,
+    );
   }
   const { total, entries } = i.page;
   const last = entries.length ? entries.at(-1)!.seq + 1 : i.from;

@@ -25,7 +25,6 @@ export const stat = (f: string): string => {
   }
 };
 
-
 interface CallCache {
   nextSeq: number;
   lastSeq: number;
@@ -71,7 +70,10 @@ export class SqliteReader implements SessionReader {
           this.dropMem();
           const buf = fs.readFileSync(this.file);
           // a WAL-mode header (format bytes 2/2) cannot be opened from memory; the content is the same
-          if (buf.length > 19 && buf[18] === 2 && buf[19] === 2) { buf[18] = 1; buf[19] = 1; }
+          if (buf.length > 19 && buf[18] === 2 && buf[19] === 2) {
+            buf[18] = 1;
+            buf[19] = 1;
+          }
           this.mem = { key, db: new Database(buf, { readonly: true }) };
         }
         db = this.mem.db;
@@ -111,8 +113,11 @@ export class SqliteReader implements SessionReader {
   private mainKey(db: Database.Database, sid: string): { key: string; nextSeq: number } | null {
     if (!sid || sid.includes('/')) return null;
     const tail = `/${sid}`;
-    const rows = db.prepare<[number, string], { store_key: string; next_seq: number; mtime: number }>(
-      'SELECT store_key, next_seq, mtime FROM meta WHERE substr(store_key, -?) = ?').all(tail.length, tail)
+    const rows = db
+      .prepare<[number, string], { store_key: string; next_seq: number; mtime: number }>(
+        'SELECT store_key, next_seq, mtime FROM meta WHERE substr(store_key, -?) = ?',
+      )
+      .all(tail.length, tail)
       .filter((r) => r.store_key.indexOf('/') === r.store_key.length - tail.length)
       .sort((a, b) => b.mtime - a.mtime);
     return rows[0] ? { key: rows[0].store_key, nextSeq: rows[0].next_seq } : null;
@@ -124,14 +129,21 @@ export class SqliteReader implements SessionReader {
    * fields a call needs, so the big payloads never become JS strings (bench/ui.ts: 100k entries).
    */
   private callEntries(db: Database.Database, key: string, afterSeq: number, onSeq?: (seq: number) => void): Iterable<unknown> {
-    const rows = db.prepare<[string, number], { seq: number; f: string }>(
-      `SELECT seq, json_extract(payload, '$.type', '$.isSidechain', '$.isApiErrorMessage', '$.uuid', '$.timestamp', '$.message.model', '$.message.id', '$.message.usage') AS f
-       FROM entries WHERE store_key = ? AND seq > ? AND payload LIKE '%"assistant"%' ORDER BY seq`).iterate(key, afterSeq);
+    const rows = db
+      .prepare<[string, number], { seq: number; f: string }>(
+        `SELECT seq, json_extract(payload, '$.type', '$.isSidechain', '$.isApiErrorMessage', '$.uuid', '$.timestamp', '$.message.model', '$.message.id', '$.message.usage') AS f
+       FROM entries WHERE store_key = ? AND seq > ? AND payload LIKE '%"assistant"%' ORDER BY seq`,
+      )
+      .iterate(key, afterSeq);
     return (function* () {
       for (const r of rows) {
         onSeq?.(r.seq);
         let f: unknown[];
-        try { f = JSON.parse(r.f) as unknown[]; } catch { continue; }
+        try {
+          f = JSON.parse(r.f) as unknown[];
+        } catch {
+          continue;
+        }
         yield { type: f[0], isSidechain: f[1], isApiErrorMessage: f[2], uuid: f[3], timestamp: f[4], message: { model: f[5], id: f[6], usage: f[7] } };
       }
     })();
@@ -146,7 +158,13 @@ export class SqliteReader implements SessionReader {
     const from = c && c.nextSeq < k.nextSeq ? c.lastSeq : -1;
     const calls = c && from >= 0 ? [...c.calls.map((x) => ({ ...x }))] : [];
     let last = from;
-    foldCalls(this.callEntries(db, k.key, from, (seq) => { last = seq; }), sid, calls);
+    foldCalls(
+      this.callEntries(db, k.key, from, (seq) => {
+        last = seq;
+      }),
+      sid,
+      calls,
+    );
     this.callCache.set(k.key, { nextSeq: k.nextSeq, lastSeq: Math.max(last, from), calls });
     return calls;
   }
@@ -165,12 +183,17 @@ export class SqliteReader implements SessionReader {
   }
 
   async subagents(sid: string): Promise<string[]> {
-    return this.withDb((db) => {
-      const k = this.mainKey(db, sid);
-      if (!k) return [];
-      return db.prepare<[string, string], string>('SELECT store_key FROM meta WHERE store_key >= ? AND store_key < ? ORDER BY mtime')
-        .pluck().all(`${k.key}/`, `${k.key}0`).map((s) => s.slice(k.key.length + 1));
-    }) ?? [];
+    return (
+      this.withDb((db) => {
+        const k = this.mainKey(db, sid);
+        if (!k) return [];
+        return db
+          .prepare<[string, string], string>('SELECT store_key FROM meta WHERE store_key >= ? AND store_key < ? ORDER BY mtime')
+          .pluck()
+          .all(`${k.key}/`, `${k.key}0`)
+          .map((s) => s.slice(k.key.length + 1));
+      }) ?? []
+    );
   }
 
   async page(sid: string, subpath: string | undefined, from: number, limit: number): Promise<TranscriptPage | null> {
@@ -178,12 +201,13 @@ export class SqliteReader implements SessionReader {
       const k = this.mainKey(db, sid);
       if (!k) return null;
       const key = subpath ? `${k.key}/${subpath}` : k.key;
-      const total = subpath
-        ? db.prepare<[string], number>('SELECT next_seq FROM meta WHERE store_key = ?').pluck().get(key)
-        : k.nextSeq;
+      const total = subpath ? db.prepare<[string], number>('SELECT next_seq FROM meta WHERE store_key = ?').pluck().get(key) : k.nextSeq;
       if (total === undefined) return null;
-      const entries = db.prepare<[string, number, number], { seq: number; payload: string }>(
-        'SELECT seq, payload FROM entries WHERE store_key = ? AND seq >= ? ORDER BY seq LIMIT ?').all(key, Math.max(0, from), limit)
+      const entries = db
+        .prepare<[string, number, number], { seq: number; payload: string }>(
+          'SELECT seq, payload FROM entries WHERE store_key = ? AND seq >= ? ORDER BY seq LIMIT ?',
+        )
+        .all(key, Math.max(0, from), limit)
         .map((r) => ({ seq: r.seq, entry: safeParse(r.payload) }));
       return { entries, total };
     });
@@ -200,45 +224,69 @@ export class SqliteReader implements SessionReader {
 
   /** tool_use blocks of assistant entries, as minimal entries (content only) */
   private toolEntries(db: Database.Database, key: string): unknown[] {
-    const rows = db.prepare<[string], string>(
-      `SELECT json_extract(payload, '$.message.content') FROM entries WHERE store_key = ? AND payload LIKE '%"tool_use"%' AND json_extract(payload, '$.type') = 'assistant' ORDER BY seq`).pluck().all(key);
+    const rows = db
+      .prepare<[string], string>(
+        `SELECT json_extract(payload, '$.message.content') FROM entries WHERE store_key = ? AND payload LIKE '%"tool_use"%' AND json_extract(payload, '$.type') = 'assistant' ORDER BY seq`,
+      )
+      .pluck()
+      .all(key);
     return rows.map((c) => ({ type: 'assistant', message: { content: safeParse(c) } }));
   }
 
   async figures(sid: string): Promise<SessionFigures> {
-    return this.withDb((db) => {
-      const k = this.mainKey(db, sid);
-      if (!k) return figuresOf([], [], sid);
-      const subs = db.prepare<[string, string], { store_key: string; next_seq: number }>(
-        'SELECT store_key, next_seq FROM meta WHERE store_key >= ? AND store_key < ?').all(`${k.key}/`, `${k.key}0`);
-      const cacheKey = `${k.nextSeq}|${subs.map((s) => `${s.store_key}:${s.next_seq}`).join(',')}`;
-      const c = this.figCache.get(k.key);
-      if (c?.key === cacheKey) return c.figures;
-      // only what the figures read: call fields, tool_use blocks, and tool results that are spill pointers
-      const spillLikes = ['%output spilled: %', '%输出过长,已转存%'];
-      const part = (key: string, sub: boolean): unknown[] => [
-        ...(sub ? [...this.callEntries(db, key, -1)].map((e) => ({ ...(e as object), isSidechain: true })) : []),
-        ...this.toolEntries(db, key),
-        ...this.matching(db, [key], spillLikes).filter((e) => (e as { type?: unknown }).type === 'user'),
-      ];
-      const main = [...this.callsIn(db, sid).map((m) => ({
-        type: 'assistant', timestamp: m.at, message: { id: m.id, model: 'x', usage: { input_tokens: m.input, cache_creation_input_tokens: m.cacheCreation, cache_read_input_tokens: m.cacheRead, output_tokens: m.output } },
-      })), ...part(k.key, false)];
-      const figures = figuresOf(main, subs.map((s) => part(s.store_key, true)), sid);
-      this.figCache.set(k.key, { key: cacheKey, figures });
-      return figures;
-    }) ?? figuresOf([], [], sid);
+    return (
+      this.withDb((db) => {
+        const k = this.mainKey(db, sid);
+        if (!k) return figuresOf([], [], sid);
+        const subs = db
+          .prepare<[string, string], { store_key: string; next_seq: number }>('SELECT store_key, next_seq FROM meta WHERE store_key >= ? AND store_key < ?')
+          .all(`${k.key}/`, `${k.key}0`);
+        const cacheKey = `${k.nextSeq}|${subs.map((s) => `${s.store_key}:${s.next_seq}`).join(',')}`;
+        const c = this.figCache.get(k.key);
+        if (c?.key === cacheKey) return c.figures;
+        // only what the figures read: call fields, tool_use blocks, and tool results that are spill pointers
+        const spillLikes = ['%output spilled: %', '%输出过长,已转存%'];
+        const part = (key: string, sub: boolean): unknown[] => [
+          ...(sub ? [...this.callEntries(db, key, -1)].map((e) => ({ ...(e as object), isSidechain: true })) : []),
+          ...this.toolEntries(db, key),
+          ...this.matching(db, [key], spillLikes).filter((e) => (e as { type?: unknown }).type === 'user'),
+        ];
+        const main = [
+          ...this.callsIn(db, sid).map((m) => ({
+            type: 'assistant',
+            timestamp: m.at,
+            message: {
+              id: m.id,
+              model: 'x',
+              usage: { input_tokens: m.input, cache_creation_input_tokens: m.cacheCreation, cache_read_input_tokens: m.cacheRead, output_tokens: m.output },
+            },
+          })),
+          ...part(k.key, false),
+        ];
+        const figures = figuresOf(
+          main,
+          subs.map((s) => part(s.store_key, true)),
+          sid,
+        );
+        this.figCache.set(k.key, { key: cacheKey, figures });
+        return figures;
+      }) ?? figuresOf([], [], sid)
+    );
   }
 
   async verdict(sid: string): Promise<VerdictCall | null> {
-    return this.withDb((db) => {
-      const k = this.mainKey(db, sid);
-      if (!k) return null;
-      // a judge's transcript is short; only entries naming the tool are parsed
-      const rows = db.prepare<[string], string>(
-        `SELECT payload FROM entries WHERE store_key = ? AND instr(payload, 'submit_verdict') > 0 ORDER BY seq`).pluck().all(k.key);
-      return verdictCallOf(rows.map(safeParse));
-    }) ?? null;
+    return (
+      this.withDb((db) => {
+        const k = this.mainKey(db, sid);
+        if (!k) return null;
+        // a judge's transcript is short; only entries naming the tool are parsed
+        const rows = db
+          .prepare<[string], string>(`SELECT payload FROM entries WHERE store_key = ? AND instr(payload, 'submit_verdict') > 0 ORDER BY seq`)
+          .pluck()
+          .all(k.key);
+        return verdictCallOf(rows.map(safeParse));
+      }) ?? null
+    );
   }
 }
 
@@ -249,4 +297,3 @@ function safeParse(s: string): unknown {
     return { type: 'unreadable', text: s.slice(0, 2000) };
   }
 }
-

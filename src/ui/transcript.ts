@@ -37,8 +37,14 @@ export function callOf(e: unknown, session: string, { sidechainToo = false } = {
   const cacheRead = num(u.cache_read_input_tokens);
   const id = typeof msg.id === 'string' && msg.id ? msg.id : typeof e.uuid === 'string' ? e.uuid : '';
   return {
-    id, at: typeof e.timestamp === 'string' ? e.timestamp : '', session,
-    input, cacheCreation, cacheRead, output: num(u.output_tokens), context: input + cacheCreation + cacheRead,
+    id,
+    at: typeof e.timestamp === 'string' ? e.timestamp : '',
+    session,
+    input,
+    cacheCreation,
+    cacheRead,
+    output: num(u.output_tokens),
+    context: input + cacheCreation + cacheRead,
   };
 }
 
@@ -78,8 +84,9 @@ export function callsBetween(calls: readonly ModelCall[], from: string, to: stri
 export const PRICE_WEIGHTS = { input: 1, cacheCreation: 1.25, cacheRead: 0.1, output: 5 } as const;
 
 export function weight(c: Pick<ModelCall, 'input' | 'cacheCreation' | 'cacheRead' | 'output'>): number {
-  return c.input * PRICE_WEIGHTS.input + c.cacheCreation * PRICE_WEIGHTS.cacheCreation
-    + c.cacheRead * PRICE_WEIGHTS.cacheRead + c.output * PRICE_WEIGHTS.output;
+  return (
+    c.input * PRICE_WEIGHTS.input + c.cacheCreation * PRICE_WEIGHTS.cacheCreation + c.cacheRead * PRICE_WEIGHTS.cacheRead + c.output * PRICE_WEIGHTS.output
+  );
 }
 
 export interface Spill {

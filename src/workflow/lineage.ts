@@ -14,8 +14,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  FileRunRecords, RunLayout, StateCorrupt, archiveFolder,
-  type LineageRecord, type NoticeSink, type RunRecords, type StateNotice,
+  FileRunRecords,
+  RunLayout,
+  StateCorrupt,
+  archiveFolder,
+  type LineageRecord,
+  type NoticeSink,
+  type RunRecords,
+  type StateNotice,
 } from '../state/index.js';
 
 /** @deprecated the record type lives in the state layer: `LineageRecord` */
@@ -49,7 +55,10 @@ export class Lineage {
   private notice: NoticeSink | undefined;
   private workbench: string | undefined;
 
-  private constructor(readonly records: RunRecords, workspace: string) {
+  private constructor(
+    readonly records: RunRecords,
+    workspace: string,
+  ) {
     this.workspace = path.resolve(workspace);
   }
 
@@ -68,7 +77,11 @@ export class Lineage {
     for (const [step, sid] of Object.entries(steps)) {
       let ok = true;
       if (this.alive) {
-        try { ok = await this.alive(sid); } catch { ok = false; }
+        try {
+          ok = await this.alive(sid);
+        } catch {
+          ok = false;
+        }
       }
       if (ok) out[step] = sid;
     }
@@ -84,7 +97,9 @@ export class Lineage {
       try {
         o.onNotice?.(n);
         if (n.kind === 'corrupt') o.onCorrupt?.(n.keptAt, n.reason);
-      } catch { /* a listener must not stop the run */ }
+      } catch {
+        /* a listener must not stop the run */
+      }
     };
     let d: LineageRecord | null = null;
     try {
@@ -143,12 +158,16 @@ export class Lineage {
 
   private async update(change: (d: LineageRecord) => void): Promise<void> {
     try {
-      const d = await this.records.updateLineage(this.workspace, (d) => {
-        d.woke = Math.max(d.woke, this.woke);
-        d.steps = { ...d.steps, ...this.steps };
-        if (this.workbench !== undefined) d.workbench = this.workbench;
-        change(d);
-      }, { ...(this.notice ? { onNotice: this.notice } : {}) });
+      const d = await this.records.updateLineage(
+        this.workspace,
+        (d) => {
+          d.woke = Math.max(d.woke, this.woke);
+          d.steps = { ...d.steps, ...this.steps };
+          if (this.workbench !== undefined) d.workbench = this.workbench;
+          change(d);
+        },
+        { ...(this.notice ? { onNotice: this.notice } : {}) },
+      );
       this.woke = d.woke;
       // entries other processes added are ours to continue too (if their sessions still exist)
       this.steps = await this.live(d.steps);

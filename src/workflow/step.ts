@@ -59,16 +59,32 @@ export class Step {
 
   constructor(name: string, spec: AgentSpec, prompt: PromptSource, o: StepOptions = {}) {
     if (typeof name !== 'string' || !name.trim()) {
-      throw new ConfigError('bad-step', `Step needs a name: its first argument must be a non-empty string (the step's lineage key), e.g. new Step('implement', spec, prompt); got ${JSON.stringify(name)}.`, { field: 'name' });
+      throw new ConfigError(
+        'bad-step',
+        `Step needs a name: its first argument must be a non-empty string (the step's lineage key), e.g. new Step('implement', spec, prompt); got ${JSON.stringify(name)}.`,
+        { field: 'name' },
+      );
     }
     if (RESERVED.test(name)) {
-      throw new ConfigError('bad-step', `Step name '${name}' may not contain '#' or '·判定' (they mark retries, rounds and judge turns); rename it, e.g. '${name.replace(RESERVED_ALL, '-')}'.`, { field: 'name', step: name });
+      throw new ConfigError(
+        'bad-step',
+        `Step name '${name}' may not contain '#' or '·判定' (they mark retries, rounds and judge turns); rename it, e.g. '${name.replace(RESERVED_ALL, '-')}'.`,
+        { field: 'name', step: name },
+      );
     }
     if (o.retries !== undefined && !(Number.isInteger(o.retries) && o.retries >= 0)) {
-      throw new ConfigError('bad-step', `Step '${name}': retries must be a whole number ≥ 0 (total attempts = retries + 1), got ${String(o.retries)}; write e.g. retries: 2, or leave it out for none.`, { field: 'retries', step: name });
+      throw new ConfigError(
+        'bad-step',
+        `Step '${name}': retries must be a whole number ≥ 0 (total attempts = retries + 1), got ${String(o.retries)}; write e.g. retries: 2, or leave it out for none.`,
+        { field: 'retries', step: name },
+      );
     }
     if (o.onFail !== undefined && !ON_FAIL.includes(o.onFail)) {
-      throw new ConfigError('bad-step', `Step '${name}': onFail must be 'stop', 'skip' or 'continue', got ${JSON.stringify(o.onFail)}; leave it out to stop the workflow on a failure.`, { field: 'onFail', step: name });
+      throw new ConfigError(
+        'bad-step',
+        `Step '${name}': onFail must be 'stop', 'skip' or 'continue', got ${JSON.stringify(o.onFail)}; leave it out to stop the workflow on a failure.`,
+        { field: 'onFail', step: name },
+      );
     }
     this.name = name;
     this.spec = spec;
@@ -87,7 +103,9 @@ export class Step {
   /** A copy with some options replaced — keeps every other field (incident: rebuilding a step field by field dropped resumePrompt). */
   with(o: Partial<StepOptions> & { name?: string; spec?: AgentSpec; prompt?: PromptSource }): Step {
     const cur: StepOptions = {
-      fork: this.fork, retries: this.retries, onFail: this.onFail,
+      fork: this.fork,
+      retries: this.retries,
+      onFail: this.onFail,
       ...(this.resumeFrom !== undefined ? { resumeFrom: this.resumeFrom } : {}),
       ...(this.gate ? { gate: this.gate } : {}),
       ...(this.when ? { when: this.when } : {}),

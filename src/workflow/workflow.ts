@@ -51,16 +51,26 @@ export class Workflow {
 
   constructor(steps: Step[], o: WorkflowOptions = {}) {
     if (!Array.isArray(steps) || steps.length === 0) {
-      throw new ConfigError('bad-workflow', `Workflow needs at least one Step: its first argument must be a non-empty array, e.g. new Workflow([new Step('implement', spec, prompt)]); got ${Array.isArray(steps) ? 'an empty array' : typeof steps}.`, { field: 'steps' });
+      throw new ConfigError(
+        'bad-workflow',
+        `Workflow needs at least one Step: its first argument must be a non-empty array, e.g. new Workflow([new Step('implement', spec, prompt)]); got ${Array.isArray(steps) ? 'an empty array' : typeof steps}.`,
+        { field: 'steps' },
+      );
     }
     const seen = new Map<string, number>();
     steps.forEach((s: unknown, i) => {
       if (!(s instanceof Step)) {
-        throw new ConfigError('bad-workflow', `Workflow steps[${i}] is not a Step (got ${describe(s)}); build each one with new Step(name, spec, prompt).`, { field: `steps[${i}]` });
+        throw new ConfigError('bad-workflow', `Workflow steps[${i}] is not a Step (got ${describe(s)}); build each one with new Step(name, spec, prompt).`, {
+          field: `steps[${i}]`,
+        });
       }
       const first = seen.get(s.name);
       if (first !== undefined) {
-        throw new ConfigError('bad-workflow', `steps[${first}] and steps[${i}] are both named '${s.name}': step names are lineage keys and must be unique; rename one (e.g. '${s.name}-2').`, { field: `steps[${i}].name`, step: s.name });
+        throw new ConfigError(
+          'bad-workflow',
+          `steps[${first}] and steps[${i}] are both named '${s.name}': step names are lineage keys and must be unique; rename one (e.g. '${s.name}-2').`,
+          { field: `steps[${i}].name`, step: s.name },
+        );
       }
       seen.set(s.name, i);
     });
@@ -87,9 +97,12 @@ export class Workflow {
     if (this.continuous) {
       lin = await Lineage.open(rt.records ?? rt.runDir, rt.workspace, {
         alive: (sid) => rt.hasSession(sid),
-        onNotice: (n) => emit('system', n.kind === 'foreign'
-          ? `${n.path}: ${n.reason}; kept it as ${n.keptAt} and started fresh here`
-          : `lineage ${n.reason}; started fresh`, { lineage: n.kind, keptAt: n.keptAt }),
+        onNotice: (n) =>
+          emit(
+            'system',
+            n.kind === 'foreign' ? `${n.path}: ${n.reason}; kept it as ${n.keptAt} and started fresh here` : `lineage ${n.reason}; started fresh`,
+            { lineage: n.kind, keptAt: n.keptAt },
+          ),
         ...(rt.layout ? { workbench: rt.layout.root } : {}),
       });
       ctx._lineage = lin;
@@ -105,7 +118,11 @@ export class Workflow {
       if (step.resumeFrom !== undefined) {
         resume = ctx._sessions[step.resumeFrom];
         if (!resume) {
-          throw new ConfigError('dangling-resume-from', `step '${step.name}' resumes from '${step.resumeFrom}', which has no session in this run (was it skipped or misnamed?)`, { step: step.name });
+          throw new ConfigError(
+            'dangling-resume-from',
+            `step '${step.name}' resumes from '${step.resumeFrom}', which has no session in this run (was it skipped or misnamed?)`,
+            { step: step.name },
+          );
         }
       } else if (this.continuous) {
         resume = ctx._sessions[step.name];
@@ -123,7 +140,11 @@ export class Workflow {
         ctx._sessions[step.name] = result.session_id;
         await lin?.remember(step.name, result.session_id);
       }
-      try { o.onStep?.(step.name, result, ctx); } catch (e) { emit('system', `onStep failed: ${errorText(e)}`, {}); }
+      try {
+        o.onStep?.(step.name, result, ctx);
+      } catch (e) {
+        emit('system', `onStep failed: ${errorText(e)}`, {});
+      }
       if (passed) {
         ctx[step.name] = step.reduce ? step.reduce(result, ctx) : result.text;
         continue;
@@ -138,7 +159,12 @@ export class Workflow {
   }
 
   private async attempts(
-    rt: WorkflowRuntime, step: Step, ctx: WorkflowContext, carried: string | undefined, lin: Lineage | undefined, onEvent?: EventSink,
+    rt: WorkflowRuntime,
+    step: Step,
+    ctx: WorkflowContext,
+    carried: string | undefined,
+    lin: Lineage | undefined,
+    onEvent?: EventSink,
   ): Promise<{ result: StepResult; passed: boolean; why: string }> {
     let resume = carried;
     // flower's own submit tools answer a schema violation with an error result: remembered, because
@@ -156,7 +182,7 @@ export class Workflow {
     };
     const reasonOf = (r: StepResult): string => {
       const gateWhy = typeof ctx._rejected === 'string' && ctx._rejected ? ctx._rejected : 'the result did not pass its check';
-      return r.ok ? [gateWhy, rejected].filter(Boolean).join('; ') : r.error ?? 'failed';
+      return r.ok ? [gateWhy, rejected].filter(Boolean).join('; ') : (r.error ?? 'failed');
     };
     let fork = step.fork && resume !== undefined;
     let prompt = await step.render(ctx, resume !== undefined);

@@ -26,7 +26,12 @@ const LAYERS: ReadonlyArray<{ layer: string; folders: readonly string[] }> = [
   { layer: 'state', folders: ['state'] },
 ];
 
-interface Import { file: string; spec: string; from: string; to: string }
+interface Import {
+  file: string;
+  spec: string;
+  from: string;
+  to: string;
+}
 
 const SRC = path.join(ROOT, 'src');
 
@@ -60,7 +65,8 @@ const rank = new Map(LAYERS.flatMap(({ folders }, i) => folders.map((f) => [f, i
 
 /** An import up the table, in words; none when it points down or stays in its layer. */
 function upward(i: Import, ranks: ReadonlyMap<string, number> = rank): string | null {
-  const a = ranks.get(i.from), b = ranks.get(i.to);
+  const a = ranks.get(i.from),
+    b = ranks.get(i.to);
   if (a === undefined || b === undefined || b >= a) return null;
   return `${i.file} imports '${i.spec}': ${i.from} (layer ${LAYERS[a]?.layer ?? a}) → ${i.to} (layer ${LAYERS[b]?.layer ?? b}) points up`;
 }
@@ -69,17 +75,29 @@ function upward(i: Import, ranks: ReadonlyMap<string, number> = rank): string | 
 function folderCycles(all: readonly Import[]): string[][] {
   const next = new Map<string, Set<string>>();
   for (const i of all) if (i.from !== i.to) (next.get(i.from) ?? next.set(i.from, new Set()).get(i.from)!).add(i.to);
-  const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], on = new Set<string>();
+  const index = new Map<string, number>(),
+    low = new Map<string, number>(),
+    stack: string[] = [],
+    on = new Set<string>();
   const found: string[][] = [];
   const visit = (v: string): void => {
-    index.set(v, index.size); low.set(v, index.get(v)!); stack.push(v); on.add(v);
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    on.add(v);
     for (const w of next.get(v) ?? []) {
-      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
-      else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
     }
     if (low.get(v) !== index.get(v)) return;
     const scc: string[] = [];
-    for (let w = ''; w !== v;) { w = stack.pop()!; on.delete(w); scc.push(w); }
+    for (let w = ''; w !== v; ) {
+      w = stack.pop()!;
+      on.delete(w);
+      scc.push(w);
+    }
     if (scc.length > 1) found.push(scc.sort());
   };
   for (const v of next.keys()) if (!index.has(v)) visit(v);
@@ -116,11 +134,13 @@ test('the check names the file and the import of an upward arrow and of a cycle'
   assert.equal(upward(up), "src/store/views/expire.ts imports '../../guards/ephemeral.js': store (layer store) → guards (layer guards) points up");
   assert.equal(upward(down), null);
   const back: Import = { file: 'src/guards/hooks.ts', spec: '../store/index.js', from: 'guards', to: 'store' };
-  assert.deepEqual(folderCycles([up, down, back]), [[
-    'folders guards, store import one another:',
-    "  src/store/views/expire.ts imports '../../guards/ephemeral.js' (store → guards)",
-    "  src/guards/hooks.ts imports '../store/index.js' (guards → store)",
-  ]]);
+  assert.deepEqual(folderCycles([up, down, back]), [
+    [
+      'folders guards, store import one another:',
+      "  src/store/views/expire.ts imports '../../guards/ephemeral.js' (store → guards)",
+      "  src/guards/hooks.ts imports '../store/index.js' (guards → store)",
+    ],
+  ]);
 });
 
 test('docs/architecture.md draws the same table', () => {

@@ -46,7 +46,8 @@ test('nothing cites the measurement notes kept outside the repository, or a cont
   for (const top of SCANNED) {
     for (const file of files(path.join(ROOT, top))) {
       const text = fs.readFileSync(file, 'utf8');
-      if (/(?<!docs\/|\[)sdk-facts §|(?<![\w/])sdk-facts\.md(?! ?§|\)|\])(?<!docs\/sdk-facts\.md)|CONTRACTS\.md|shared\/spec/.test(text)) cites.push(path.relative(ROOT, file));
+      if (/(?<!docs\/|\[)sdk-facts §|(?<![\w/])sdk-facts\.md(?! ?§|\)|\])(?<!docs\/sdk-facts\.md)|CONTRACTS\.md|shared\/spec/.test(text))
+        cites.push(path.relative(ROOT, file));
     }
   }
   assert.deepEqual(cites, []);

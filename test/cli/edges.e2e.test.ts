@@ -16,8 +16,12 @@ import { startSim, type Sim, type SimItem } from '../../src/sim/index.js';
 import { BIN, cli, project, startCli, testEnv, until } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0 }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0 });
+});
+after(async () => {
+  await sim.close();
+});
 
 async function inProcess(argv: string[], cwd: string, env: Record<string, string | undefined>) {
   let out = '';
@@ -28,24 +32,65 @@ async function inProcess(argv: string[], cwd: string, env: Record<string, string
 
 const clarifier = { firstUserIncludes: 'submit_brief' };
 const brief = (goal: string): SimItem[] => [
-  { type: 'tool_use', match: clarifier, name: 'mcp__human__submit_brief', input: { goal, acceptance: ['运行 x 得到 y'], boundaries: ['无'], unknowns: ['无'] } },
+  {
+    type: 'tool_use',
+    match: clarifier,
+    name: 'mcp__human__submit_brief',
+    input: { goal, acceptance: ['运行 x 得到 y'], boundaries: ['无'], unknowns: ['无'] },
+  },
   { type: 'text', match: clarifier, text: 'ok' },
 ];
 
 test('edit distance counts a swap of neighbours as one edit', () => {
-  const cases: Array<[string, string, number]> = [['statsu', 'status', 1], ['stauts', 'status', 1], ['dmeo', 'demo', 1], ['setpu', 'setup', 1], ['', 'go', 2], ['fix', 'sim', 2], ['status', 'status', 0], ['sttaus', 'status', 1], ['satus', 'status', 1]];
+  const cases: Array<[string, string, number]> = [
+    ['statsu', 'status', 1],
+    ['stauts', 'status', 1],
+    ['dmeo', 'demo', 1],
+    ['setpu', 'setup', 1],
+    ['', 'go', 2],
+    ['fix', 'sim', 2],
+    ['status', 'status', 0],
+    ['sttaus', 'status', 1],
+    ['satus', 'status', 1],
+  ];
   for (const [a, b, d] of cases) assert.equal(editDistance(a, b), d, `${a} → ${b}`);
 });
 
 test('a single bare word near a command is a typo; sentences and other words are requests', () => {
   const typos: Array<[string, string]> = [
-    ['statsu', 'status'], ['stauts', 'status'], ['dmeo', 'demo'], ['setpu', 'setup'], ['Status', 'status'], ['STATUS', 'status'],
-    ['sttaus', 'status'], ['stat', 'status'], ['lgo', 'log'], ['logs', 'log'], ['rnu', 'run'], ['onec', 'once'], ['smi', 'sim'], ['hepl', 'help'], ['demos', 'demo'],
+    ['statsu', 'status'],
+    ['stauts', 'status'],
+    ['dmeo', 'demo'],
+    ['setpu', 'setup'],
+    ['Status', 'status'],
+    ['STATUS', 'status'],
+    ['sttaus', 'status'],
+    ['stat', 'status'],
+    ['lgo', 'log'],
+    ['logs', 'log'],
+    ['rnu', 'run'],
+    ['onec', 'once'],
+    ['smi', 'sim'],
+    ['hepl', 'help'],
+    ['demos', 'demo'],
   ];
   for (const [w, cmd] of typos) assert.equal(nearMiss([w], COMMANDS), cmd, w);
   const requests: string[][] = [
-    ['fix'], ['refactor'], ['test'], ['lint'], ['build'], ['deploy'], ['translate'], ['benchmark'], ['写个脚本'],
-    ['statsu', 'the', 'server'], ['fix the status page'], ['status?'], ['status.md'], ['./setup'], ['go'],
+    ['fix'],
+    ['refactor'],
+    ['test'],
+    ['lint'],
+    ['build'],
+    ['deploy'],
+    ['translate'],
+    ['benchmark'],
+    ['写个脚本'],
+    ['statsu', 'the', 'server'],
+    ['fix the status page'],
+    ['status?'],
+    ['status.md'],
+    ['./setup'],
+    ['go'],
   ];
   for (const words of requests) assert.equal(nearMiss(words, COMMANDS), null, words.join(' '));
 });
@@ -90,7 +135,11 @@ test('a real one-word request still runs: it reaches the model as the request', 
   sim.reset();
   sim.enqueue(...brief('statsu'));
   const q = project('go-typo');
-  const g = await cli(['go', 'statsu', '--clarify-only', '--timeout', '0', '-w', q.ws, '-r', q.runs], { cwd: q.dir, env: testEnv(q, sim.url), timeoutMs: 120_000 });
+  const g = await cli(['go', 'statsu', '--clarify-only', '--timeout', '0', '-w', q.ws, '-r', q.runs], {
+    cwd: q.dir,
+    env: testEnv(q, sim.url),
+    timeoutMs: 120_000,
+  });
   assert.equal(g.code, 0, g.stderr + g.stdout);
   assert.match(JSON.stringify(sim.messageRequests()[0]!.body), /statsu/);
 });
@@ -101,7 +150,11 @@ test('a request piped on stdin runs the flow (echo "…" | flower --timeout 0)',
   sim.enqueue(...brief('stdin request'));
   const env = testEnv(p, sim.url);
   // a real shell pipe: stdin is a FIFO, as in a terminal
-  const child = spawn('/bin/sh', ['-c', `printf '%s\\n' 'convert notes from stdin to html' | "${process.execPath}" "${BIN}" --timeout 0 --clarify-only -w "${p.ws}" -r "${p.runs}"`], { cwd: p.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    '/bin/sh',
+    ['-c', `printf '%s\\n' 'convert notes from stdin to html' | "${process.execPath}" "${BIN}" --timeout 0 --clarify-only -w "${p.ws}" -r "${p.runs}"`],
+    { cwd: p.dir, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -114,7 +167,11 @@ test('a request piped on stdin runs the flow (echo "…" | flower --timeout 0)',
 
 test('an empty pipe is still "nothing to do" (exit 1), and creates nothing', async () => {
   const p = project('stdin-empty');
-  const child = spawn('/bin/sh', ['-c', `printf '' | "${process.execPath}" "${BIN}" --timeout 0 -w "${p.ws}" -r "${p.runs}"`], { cwd: p.dir, env: testEnv(p, sim.url), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('/bin/sh', ['-c', `printf '' | "${process.execPath}" "${BIN}" --timeout 0 -w "${p.ws}" -r "${p.runs}"`], {
+    cwd: p.dir,
+    env: testEnv(p, sim.url),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   assert.equal(await new Promise<number | null>((r) => child.on('close', r)), 1);
@@ -124,8 +181,22 @@ test('an empty pipe is still "nothing to do" (exit 1), and creates nothing', asy
 
 function manifestRows(n: number) {
   return Array.from({ length: n }, (_, i) => ({
-    step: `step-${i}`, session_id: 's', ok: true, cost_usd: 0.01, num_turns: 1, text: '', error: null, started_at: '2026-11-29T10:00:00.000Z',
-    ended_at: '2026-11-29T10:00:01.000Z', attempts: 1, errors: [], resumed: false, retired: [], context: 10, duration_s: 1, run: 'r1',
+    step: `step-${i}`,
+    session_id: 's',
+    ok: true,
+    cost_usd: 0.01,
+    num_turns: 1,
+    text: '',
+    error: null,
+    started_at: '2026-11-29T10:00:00.000Z',
+    ended_at: '2026-11-29T10:00:01.000Z',
+    attempts: 1,
+    errors: [],
+    resumed: false,
+    retired: [],
+    context: 10,
+    duration_s: 1,
+    run: 'r1',
   }));
 }
 
@@ -151,7 +222,13 @@ test('status and log from a subfolder find the project upward, like git', async 
   assert.equal(j.runDir, f.runs);
   const l = await inProcess(['log', '-n', '2'], sub, { FLOWER_LANG: 'en' });
   // one line per row, in order (the columns around the step name belong to the log's own layout)
-  assert.deepEqual(l.out.trim().split('\n').map((x) => /\bstep-\d\b/.exec(x)?.[0]), ['step-1', 'step-2']);
+  assert.deepEqual(
+    l.out
+      .trim()
+      .split('\n')
+      .map((x) => /\bstep-\d\b/.exec(x)?.[0]),
+    ['step-1', 'step-2'],
+  );
   assert.deepEqual(fs.readdirSync(sub), [], 'nothing written in the subfolder');
 });
 
@@ -182,18 +259,30 @@ test('status -w finds the runs a `flower -w OTHER` run kept in the folder it sta
   const other = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-other-'));
   fs.mkdirSync(path.join(start, 'runs'));
   fs.writeFileSync(path.join(start, 'runs', 'lineage.json'), JSON.stringify({ workspace: other, woke: 4, steps: {} }));
-  const s = JSON.parse((await inProcess(['status', '--json', '-w', other], start, { FLOWER_LANG: 'en' })).out) as { workspace: string; woke: number; runDir: string };
+  const s = JSON.parse((await inProcess(['status', '--json', '-w', other], start, { FLOWER_LANG: 'en' })).out) as {
+    workspace: string;
+    woke: number;
+    runDir: string;
+  };
   assert.deepEqual([s.workspace, s.woke, s.runDir], [other, 4, path.join(start, 'runs')]);
 });
 
 test('--json: status, log, setup and sim print only JSON lines on stdout', async () => {
   const f = projectWithRecords(4);
-  const parse = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const parse = (out: string) =>
+    out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   assert.equal(parse((await inProcess(['status', '--json'], f.dir, {})).out).length, 1);
   assert.equal(parse((await inProcess(['log', '--json'], f.dir, {})).out).length, 4);
   // setup: prompts on stderr, one JSON line on stdout
   const p = project('setup-json');
-  const setup = spawn(process.execPath, [BIN, 'setup', '--json'], { cwd: p.dir, env: { ...testEnv(p, sim.url), FLOWER_NO_PROBE: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const setup = spawn(process.execPath, [BIN, 'setup', '--json'], {
+    cwd: p.dir,
+    env: { ...testEnv(p, sim.url), FLOWER_NO_PROBE: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let sOut = '';
   setup.stdout.setEncoding('utf8').on('data', (d: string) => (sOut += d));
   setup.stdin.end('sk-ant-json-secret\n\n\n');
@@ -229,7 +318,7 @@ test('flower demo --json prints only JSON lines, and they tell the whole story',
       throw new Error(`line ${i + 1} is not JSON: ${l}`);
     }
   });
-  assert.ok(events.filter((e) => e.kind === 'step_result').length >= 5, 'both runs\' steps are there');
+  assert.ok(events.filter((e) => e.kind === 'step_result').length >= 5, "both runs' steps are there");
   assert.ok(events.some((e) => e.kind === 'note' && /flower demo/.test(e.text ?? '')));
   assert.ok(events.some((e) => e.kind === 'note' && /md2html\.mjs/.test(e.text ?? '')));
 });
@@ -237,7 +326,11 @@ test('flower demo --json prints only JSON lines, and they tell the whole story',
 test('a closed pipe ends quietly: `flower log --json | head -1` leaves no stack trace', async () => {
   const f = projectWithRecords(20_000);
   for (const args of ['log --json -n 100000', 'log -n 100000', 'status --json']) {
-    const child = spawn('/bin/bash', ['-c', `"${process.execPath}" "${BIN}" ${args} | head -c 1 >/dev/null; echo "flower=\${PIPESTATUS[0]}" >&2`], { cwd: f.dir, env: { PATH: process.env.PATH ?? '', HOME: f.dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/bin/bash', ['-c', `"${process.execPath}" "${BIN}" ${args} | head -c 1 >/dev/null; echo "flower=\${PIPESTATUS[0]}" >&2`], {
+      cwd: f.dir,
+      env: { PATH: process.env.PATH ?? '', HOME: f.dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
     await new Promise((r) => child.on('close', r));
@@ -246,7 +339,7 @@ test('a closed pipe ends quietly: `flower log --json | head -1` leaves no stack 
   }
 });
 
-test('--help, usage errors and flower\'s own errors speak the terminal\'s language', async () => {
+test("--help, usage errors and flower's own errors speak the terminal's language", async () => {
   const zh = await inProcess(['--help'], os.tmpdir(), { FLOWER_LANG: 'zh' });
   assert.equal(zh.code, 0);
   assert.match(zh.out, /^用法: flower/m);
@@ -263,7 +356,10 @@ test('--help, usage errors and flower\'s own errors speak the terminal\'s langua
   const bad = await inProcess(['log', '-n', 'abc'], os.tmpdir(), { FLOWER_LANG: 'zh' });
   assert.equal(bad.code, 2);
   assert.match(bad.err, /错误:选项 '-n, --limit <n>' 的值 'abc' 无效。'abc' 不是正整数。/);
-  const noKey = await inProcess(['write a script', '--timeout', '0'], fs.mkdtempSync(path.join(os.tmpdir(), 'flower-zh-')), { FLOWER_LANG: 'zh', HOME: os.tmpdir() + '/no-such-home' });
+  const noKey = await inProcess(['write a script', '--timeout', '0'], fs.mkdtempSync(path.join(os.tmpdir(), 'flower-zh-')), {
+    FLOWER_LANG: 'zh',
+    HOME: os.tmpdir() + '/no-such-home',
+  });
   assert.equal(noKey.code, 1);
   assert.match(noKey.err, /没有凭据/);
 });

@@ -11,25 +11,50 @@ import { startSim, type Sim, type SimItem } from '../../src/sim/index.js';
 import { cli, project, readJson, startCli, testEnv, transcriptOf, until, type Project } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0, onUnexpected: 'error' }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0, onUnexpected: 'error' });
+});
+after(async () => {
+  await sim.close();
+});
 
-interface Row { step: string; session_id: string; ok: boolean; run: string; started_at: string; ended_at: string | null }
-interface Lin { woke: number; steps: Record<string, string>; request?: { text: string } }
+interface Row {
+  step: string;
+  session_id: string;
+  ok: boolean;
+  run: string;
+  started_at: string;
+  ended_at: string | null;
+}
+interface Lin {
+  woke: number;
+  steps: Record<string, string>;
+  request?: { text: string };
+}
 
 const clarifier = { firstUserIncludes: 'submit_brief' };
 const goalSetter = { firstUserIncludes: 'submit_goal' };
 const judge = { firstUserIncludes: 'submit_verdict' };
 const coordinator = { toolsInclude: 'Agent' };
 const brief = (): SimItem[] => [
-  { type: 'tool_use', match: clarifier, name: 'mcp__human__submit_brief', input: { goal: 'write result.txt', acceptance: ['result.txt exists'], boundaries: ['nothing else'], unknowns: ['none'] } },
+  {
+    type: 'tool_use',
+    match: clarifier,
+    name: 'mcp__human__submit_brief',
+    input: { goal: 'write result.txt', acceptance: ['result.txt exists'], boundaries: ['nothing else'], unknowns: ['none'] },
+  },
   { type: 'text', match: clarifier, text: 'done' },
 ];
 const rest = (): SimItem[] => [
   { type: 'tool_use', match: goalSetter, name: 'mcp__human__submit_goal', input: { statement: 'result.txt exists', checks: [{ text: 'ls result.txt' }] } },
   { type: 'text', match: goalSetter, text: 'done' },
   { type: 'text', match: coordinator, text: 'written' },
-  { type: 'tool_use', match: judge, name: 'mcp__human__submit_verdict', input: { state: 'achieved', reason: '', checks: [{ item: 'ls result.txt', pass: true, evidence: 'seen' }] } },
+  {
+    type: 'tool_use',
+    match: judge,
+    name: 'mcp__human__submit_verdict',
+    input: { state: 'achieved', reason: '', checks: [{ item: 'ls result.txt', pass: true, evidence: 'seen' }] },
+  },
   { type: 'text', match: judge, text: 'judged' },
 ];
 const args = (p: Project, extra: string[]) => [...extra, '--timeout', '0', '-w', p.ws, '-r', p.runs];
@@ -41,7 +66,9 @@ const stored = (p: Project, sid: string): number => {
   const db = new Database(path.join(p.runs, 'sessions.db'), { readonly: true });
   try {
     return db.prepare('select count(*) from entries where store_key like ?').pluck().get(`%/${sid}`) as number;
-  } finally { db.close(); }
+  } finally {
+    db.close();
+  }
 };
 
 test('two flower runs started together in one folder: one runs, the other exits 1 naming the holder; never both; the wake number stays right', async () => {
@@ -81,8 +108,15 @@ test('--wait: the second run waits for the first to finish, then runs as the nex
   const rs = rows(p);
   const runs = [...new Set(rs.map((r) => r.run))];
   assert.equal(runs.length, 2);
-  const lastOfA = rs.filter((r) => r.run === runs[0]).map((r) => Date.parse(r.ended_at!)).sort().at(-1)!;
-  const firstOfB = rs.filter((r) => r.run === runs[1]).map((r) => Date.parse(r.started_at)).sort()[0]!;
+  const lastOfA = rs
+    .filter((r) => r.run === runs[0])
+    .map((r) => Date.parse(r.ended_at!))
+    .sort()
+    .at(-1)!;
+  const firstOfB = rs
+    .filter((r) => r.run === runs[1])
+    .map((r) => Date.parse(r.started_at))
+    .sort()[0]!;
   assert.ok(firstOfB >= lastOfA, 'never both at once');
   assert.equal(lineage(p).woke, 2);
 });
@@ -115,10 +149,16 @@ test('killed before the clarify session reached the store: a bare flower starts 
   const p = project('kill-early');
   fs.mkdirSync(p.runs, { recursive: true });
   // what a kill within the first ~100 ms leaves: lineage names a session sessions.db never received
-  fs.writeFileSync(path.join(p.runs, 'lineage.json'), JSON.stringify({
-    version: 1, workspace: p.ws, woke: 1, steps: { 确认需求: '0b8f2c1e-1111-4222-8333-944455556666' },
-    request: { text: 'write result.txt in uppercase', at: new Date().toISOString() },
-  }));
+  fs.writeFileSync(
+    path.join(p.runs, 'lineage.json'),
+    JSON.stringify({
+      version: 1,
+      workspace: p.ws,
+      woke: 1,
+      steps: { 确认需求: '0b8f2c1e-1111-4222-8333-944455556666' },
+      request: { text: 'write result.txt in uppercase', at: new Date().toISOString() },
+    }),
+  );
   sim.reset();
   sim.enqueue(...brief(), ...rest());
   const r = await cli(args(p, []), { cwd: p.dir, env: env(p), timeoutMs: 120_000 });

@@ -12,24 +12,46 @@ import { startSim, type Sim, type SimItem } from '../../src/sim/index.js';
 import { cli, project, readJson, testEnv } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0, onUnexpected: 'error' }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0, onUnexpected: 'error' });
+});
+after(async () => {
+  await sim.close();
+});
 
 const clarifier = { firstUserIncludes: 'submit_brief' };
 const goalSetter = { firstUserIncludes: 'submit_goal' };
 const judge = { firstUserIncludes: 'submit_verdict' };
 const flow = (): SimItem[] => [
-  { type: 'tool_use', match: clarifier, name: 'mcp__human__submit_brief', input: { goal: '写 md2html 脚本', acceptance: ['node md2html.mjs a.md 输出 html'], boundaries: ['不用第三方库'], unknowns: ['输出到标准输出'] } },
+  {
+    type: 'tool_use',
+    match: clarifier,
+    name: 'mcp__human__submit_brief',
+    input: { goal: '写 md2html 脚本', acceptance: ['node md2html.mjs a.md 输出 html'], boundaries: ['不用第三方库'], unknowns: ['输出到标准输出'] },
+  },
   { type: 'text', match: clarifier, text: '好了' },
-  { type: 'tool_use', match: goalSetter, name: 'mcp__human__submit_goal', input: { statement: 'md 能转 html', checks: [{ text: 'node md2html.mjs a.md 输出含 <h1>' }] } },
+  {
+    type: 'tool_use',
+    match: goalSetter,
+    name: 'mcp__human__submit_goal',
+    input: { statement: 'md 能转 html', checks: [{ text: 'node md2html.mjs a.md 输出含 <h1>' }] },
+  },
   { type: 'text', match: goalSetter, text: '好了' },
   { type: 'text', match: { toolsInclude: 'Agent' }, text: '写好了' },
-  { type: 'tool_use', match: judge, name: 'mcp__human__submit_verdict', input: { state: 'achieved', reason: '', checks: [{ item: '输出含 <h1>', pass: true, evidence: '看了输出' }] } },
+  {
+    type: 'tool_use',
+    match: judge,
+    name: 'mcp__human__submit_verdict',
+    input: { state: 'achieved', reason: '', checks: [{ item: '输出含 <h1>', pass: true, evidence: '看了输出' }] },
+  },
   { type: 'text', match: judge, text: '判定完毕' },
 ];
 const sha = (b: Buffer | string) => crypto.createHash('sha256').update(b).digest('hex');
-const keptNext = (file: string) => fs.readdirSync(path.dirname(file))
-  .filter((n) => n.startsWith(`${path.basename(file)}.kept-`)).map((n) => path.join(path.dirname(file), n));
+const keptNext = (file: string) =>
+  fs
+    .readdirSync(path.dirname(file))
+    .filter((n) => n.startsWith(`${path.basename(file)}.kept-`))
+    .map((n) => path.join(path.dirname(file), n));
 
 test("a person's own 20 MB 需求.md, their 目标.md and another workspace's lineage survive a run, kept aside with a warning", async () => {
   const p = project('keep');
@@ -49,8 +71,11 @@ test("a person's own 20 MB 需求.md, their 目标.md and another workspace's li
 
   sim.reset();
   sim.enqueue(...flow());
-  const r = await cli(['写个 md 转 html 的脚本', '--timeout', '0', '-w', p.ws, '-r', p.runs],
-    { cwd: p.dir, env: testEnv(p, sim.url, { FLOWER_LANG: 'zh' }), timeoutMs: 180_000 });
+  const r = await cli(['写个 md 转 html 的脚本', '--timeout', '0', '-w', p.ws, '-r', p.runs], {
+    cwd: p.dir,
+    env: testEnv(p, sim.url, { FLOWER_LANG: 'zh' }),
+    timeoutMs: 180_000,
+  });
   assert.equal(r.code, 0, r.stderr + r.stdout);
   assert.deepEqual(sim.unexpected(), []);
 

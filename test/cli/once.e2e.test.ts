@@ -10,16 +10,35 @@ import { startSim, type Sim } from '../../src/sim/index.js';
 import { cli, project, readJson, testEnv, transcriptOf, type Project } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0 }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0 });
+});
+after(async () => {
+  await sim.close();
+});
 
-interface Row { step: string; session_id: string; ok: boolean; run: string; attempts: number; cost_usd: number; num_turns: number; text: string; error: string | null; duration_s: number; ended_at: string | null; context: number }
+interface Row {
+  step: string;
+  session_id: string;
+  ok: boolean;
+  run: string;
+  attempts: number;
+  cost_usd: number;
+  num_turns: number;
+  text: string;
+  error: string | null;
+  duration_s: number;
+  ended_at: string | null;
+  context: number;
+}
 
 function entries(p: Project): { key: string; payload: string }[] {
   const db = new Database(path.join(p.runs, 'sessions.db'), { readonly: true });
   try {
     return db.prepare('select store_key as key, payload from entries order by rowid').all() as { key: string; payload: string }[];
-  } finally { db.close(); }
+  } finally {
+    db.close();
+  }
 }
 
 test('once runs a tool, prints the answer, and leaves the transcript and one complete manifest row', async () => {
@@ -46,11 +65,31 @@ test('once runs a tool, prints the answer, and leaves the transcript and one com
   assert.equal(row.attempts, 1);
   assert.ok(row.cost_usd > 0 && row.num_turns === 2 && row.context > 0 && row.ended_at && row.duration_s > 0);
   assert.match(row.run, /^\d{8}-\d{6}-[0-9a-f]{6}$/);
-  for (const k of ['step', 'session_id', 'ok', 'cost_usd', 'num_turns', 'text', 'error', 'started_at', 'ended_at', 'attempts', 'errors', 'resumed', 'retired', 'context', 'duration_s', 'run']) {
+  for (const k of [
+    'step',
+    'session_id',
+    'ok',
+    'cost_usd',
+    'num_turns',
+    'text',
+    'error',
+    'started_at',
+    'ended_at',
+    'attempts',
+    'errors',
+    'resumed',
+    'retired',
+    'context',
+    'duration_s',
+    'run',
+  ]) {
     assert.ok(k in row, `manifest row lacks ${k}`);
   }
   const stored = entries(p).filter((e) => e.key.endsWith(`/${sid}`));
-  assert.ok(stored.some((e) => e.payload.includes('"tool_use"') && e.payload.includes('"Write"')), 'the tool call is in sessions.db');
+  assert.ok(
+    stored.some((e) => e.payload.includes('"tool_use"') && e.payload.includes('"Write"')),
+    'the tool call is in sessions.db',
+  );
   assert.ok(stored.some((e) => e.payload.includes('Wrote hello.txt.')));
 });
 
@@ -76,7 +115,10 @@ test('--resume sends the earlier conversation and keeps the id; --fork gives a n
   assert.match(seen3, /remember 4271/);
   assert.match(seen3, /still 4271/);
   const rows = readJson<Row[]>(path.join(p.runs, 'manifest.json'));
-  assert.deepEqual(rows.map((r) => r.session_id), [sid, sid, forked]);
+  assert.deepEqual(
+    rows.map((r) => r.session_id),
+    [sid, sid, forked],
+  );
 });
 
 test('two once processes at the same time in one folder both keep their manifest row', async () => {
@@ -168,14 +210,23 @@ test('--json prints the run as NDJSON events ending in the step result', async (
   sim.enqueue({ type: 'tool_use', name: 'Bash', input: { command: 'echo hi', description: 'hi' } }, { type: 'text', text: 'said hi' });
   const r = await cli(['once', 'say hi', '--json', '-t', 'Bash', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url) });
   assert.equal(r.code, 0, r.stderr);
-  const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; tool?: string; text?: string; raw?: unknown; ok?: boolean });
+  const events = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { kind: string; tool?: string; text?: string; raw?: unknown; ok?: boolean });
   assert.ok(events.some((e) => e.kind === 'tool_call' && e.tool === 'Bash'));
   assert.ok(events.some((e) => e.kind === 'text' && e.text === 'said hi'));
-  assert.ok(events.every((e) => e.raw === undefined), 'no raw SDK messages');
+  assert.ok(
+    events.every((e) => e.raw === undefined),
+    'no raw SDK messages',
+  );
   assert.deepEqual([events.at(-1)!.kind, events.at(-1)!.ok], ['step_result', true]);
 });
 
-for (const [what, id] of [['a malformed id', 'nonsense'], ['an unknown well-formed uuid', '0b8f2c1e-1111-4222-8333-944455556666']] as const) {
+for (const [what, id] of [
+  ['a malformed id', 'nonsense'],
+  ['an unknown well-formed uuid', '0b8f2c1e-1111-4222-8333-944455556666'],
+] as const) {
   test(`--resume with ${what}: exit 1 at once naming the id and flower log, no model call, no binary usage text`, async () => {
     const p = project('resume-bad');
     sim.reset();

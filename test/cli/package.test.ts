@@ -11,7 +11,12 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { ROOT } from '../helpers/e2e.js';
 
-const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; bin: Record<string, string>; scripts: Record<string, string>; files: string[] };
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  bin: Record<string, string>;
+  scripts: Record<string, string>;
+  files: string[];
+};
 
 test('the package is flower-agent and its command is flower', () => {
   assert.equal(pkg.name, 'flower-agent');
@@ -24,7 +29,13 @@ test('the imports the docs show resolve by the package name', async () => {
   const sim = (await import('flower-agent/sim')) as Record<string, unknown>;
   assert.equal(typeof lib.Runtime, 'function');
   assert.equal(typeof sim.startSim, 'function');
-  const docs = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => path.join('docs', f))];
+  const docs = [
+    'README.md',
+    ...fs
+      .readdirSync(path.join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => path.join('docs', f)),
+  ];
   for (const doc of docs) {
     const text = fs.readFileSync(path.join(ROOT, doc), 'utf8');
     for (const m of text.matchAll(/from '(flower[^']*)'/g)) assert.match(m[1]!, /^flower-agent(\/sim)?$/, `${doc}: import from '${m[1]}'`);
@@ -39,7 +50,7 @@ test('the tarball carries the command, the built code and the docs', async () =>
   assert.ok(![...files].some((f) => f.startsWith('test/') || f.startsWith('src/')), 'no sources or tests in the tarball');
 });
 
-test('flower --version is package.json\'s version (one place says it)', async () => {
+test("flower --version is package.json's version (one place says it)", async () => {
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'bin', 'flower.js'), '--version'], { cwd: ROOT });
   assert.equal(stdout.trim(), version);

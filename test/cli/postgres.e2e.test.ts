@@ -13,20 +13,32 @@ import { cli, project, testEnv, transcriptOf, type Project } from '../helpers/e2
 import { PG_SKIP, adminSql, dropDatabases, freshDatabase, pgUrlWith } from '../helpers/pg.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0, onUnexpected: 'error' }); });
+before(async () => {
+  sim = await startSim({ port: 0, onUnexpected: 'error' });
+});
 after(async () => {
   await sim.close();
   await dropDatabases();
 });
 
-interface Row { step: string; session_id: string; ok: boolean; run: string }
+interface Row {
+  step: string;
+  session_id: string;
+  ok: boolean;
+  run: string;
+}
 
 const clarifier = { firstUserIncludes: 'submit_brief' };
 const goalSetter = { firstUserIncludes: 'submit_goal' };
 const judge = { firstUserIncludes: 'submit_verdict' };
 const coordinator = { toolsInclude: 'Agent' };
 const brief = (): SimItem[] => [
-  { type: 'tool_use', match: clarifier, name: 'mcp__human__submit_brief', input: { goal: '写 md2html 脚本', acceptance: ['node md2html.mjs a.md 输出 html'], boundaries: ['不用第三方库'], unknowns: ['输出到标准输出'] } },
+  {
+    type: 'tool_use',
+    match: clarifier,
+    name: 'mcp__human__submit_brief',
+    input: { goal: '写 md2html 脚本', acceptance: ['node md2html.mjs a.md 输出 html'], boundaries: ['不用第三方库'], unknowns: ['输出到标准输出'] },
+  },
   { type: 'text', match: clarifier, text: '好了' },
 ];
 const goal = (checks: string[]): SimItem[] => [
@@ -35,7 +47,12 @@ const goal = (checks: string[]): SimItem[] => [
 ];
 const work = (text: string): SimItem[] => [{ type: 'text', match: coordinator, text }];
 const verdict = (items = ['输出含 <h1>']): SimItem[] => [
-  { type: 'tool_use', match: judge, name: 'mcp__human__submit_verdict', input: { state: 'achieved', reason: '', checks: items.map((item) => ({ item, pass: true, evidence: '看了输出' })) } },
+  {
+    type: 'tool_use',
+    match: judge,
+    name: 'mcp__human__submit_verdict',
+    input: { state: 'achieved', reason: '', checks: items.map((item) => ({ item, pass: true, evidence: '看了输出' })) },
+  },
   { type: 'text', match: judge, text: '判定完毕' },
 ];
 
@@ -54,14 +71,18 @@ function sqliteFiles(dir: string): string[] {
 }
 
 describe('PostgreSQL store end to end', { skip: PG_SKIP }, () => {
-  test('host A runs the flow; host B wakes it (#2) and continues A\'s work session; four `once` at once keep four rows', { timeout: 600_000 }, async () => {
+  test("host A runs the flow; host B wakes it (#2) and continues A's work session; four `once` at once keep four rows", { timeout: 600_000 }, async () => {
     const url = await freshDatabase('e2e');
     const env = (p: Project) => testEnv(p, sim.url, { FLOWER_LANG: 'zh', FLOWER_STORE: url, FLOWER_PROJECT: 'team-md' });
     const flower = (p: Project, args: string[]) => cli([...args, '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: env(p), timeoutMs: 180_000 });
     const logRows = async (p: Project) => {
       const r = await flower(p, ['log', '--json', '-n', '100']);
       assert.equal(r.code, 0, r.stderr);
-      return r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row);
+      return r.stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Row);
     };
 
     // host A
@@ -71,13 +92,20 @@ describe('PostgreSQL store end to end', { skip: PG_SKIP }, () => {
     const ra = await flower(a, ['写个 md 转 html 的脚本', '--timeout', '0']);
     assert.equal(ra.code, 0, ra.stderr + ra.stdout);
     assert.deepEqual(sqliteFiles(a.dir), [], 'no sessions.db anywhere with a PostgreSQL store');
-    assert.equal(fs.existsSync(path.join(a.runs, 'manifest.json')) || fs.existsSync(path.join(a.runs, 'lineage.json')), false, 'lineage and manifest are in the database');
+    assert.equal(
+      fs.existsSync(path.join(a.runs, 'manifest.json')) || fs.existsSync(path.join(a.runs, 'lineage.json')),
+      false,
+      'lineage and manifest are in the database',
+    );
     const rowsA = await logRows(a);
-    assert.deepEqual(rowsA.map((x) => x.step), ['确认需求', '设定目标', '干活', '干活·判定#1']);
+    assert.deepEqual(
+      rowsA.map((x) => x.step),
+      ['确认需求', '设定目标', '干活', '干活·判定#1'],
+    );
     const workSid = rowsA[2]!.session_id;
     const db = new URL(url).pathname.slice(1);
     const stored = await adminSql(`SELECT project_key, session_id FROM flower.transcripts WHERE session_id = $1 AND subpath = ''`, [workSid], db);
-    assert.deepEqual(stored.rows, [{ project_key: 'flower-team-md', session_id: workSid }], 'the session id is stored as plain text under the project\'s key');
+    assert.deepEqual(stored.rows, [{ project_key: 'flower-team-md', session_id: workSid }], "the session id is stored as plain text under the project's key");
 
     // host B: A's workspace files at another path, another HOME, the same store and project
     const b = project('pg-b');
@@ -89,16 +117,22 @@ describe('PostgreSQL store end to end', { skip: PG_SKIP }, () => {
     assert.match(rb.stdout, /第 2 次唤醒/);
     const rowsB = await logRows(b);
     const wake = rowsB.filter((x) => x.run !== rowsA[0]!.run);
-    assert.deepEqual(wake.map((x) => x.step), ['设定目标', '干活', '干活·判定#1']);
-    assert.equal(wake[1]!.session_id, workSid, 'B continues A\'s work session (same id, no fork)');
+    assert.deepEqual(
+      wake.map((x) => x.step),
+      ['设定目标', '干活', '干活·判定#1'],
+    );
+    assert.equal(wake[1]!.session_id, workSid, "B continues A's work session (same id, no fork)");
     assert.deepEqual(new Set(rowsB.map((x) => x.run)).size, 2, '`flower log` in B lists both runs');
     const resumed = sim.messageRequests().find((m) => (m.body as { tools?: { name: string }[] }).tools?.some((t) => t.name === 'Agent'))!;
     const seen = transcriptOf(resumed.body);
-    assert.ok(seen.some((l) => l.startsWith('assistant:') && l.includes('A 写好了 md2html.mjs')), `the model sees A's conversation: ${JSON.stringify(seen).slice(0, 2000)}`);
+    assert.ok(
+      seen.some((l) => l.startsWith('assistant:') && l.includes('A 写好了 md2html.mjs')),
+      `the model sees A's conversation: ${JSON.stringify(seen).slice(0, 2000)}`,
+    );
     // the binary tells the model the working directory moved (a system line after the prompt)
     assert.match(seen.filter((l) => l.startsWith('user:')).at(-1)!, /顺便支持代码块高亮/);
     // (read from the raw messages: transcriptOf leaves the binary's system-role notes out)
-    assert.ok(JSON.stringify((resumed.body as { messages?: unknown }).messages).includes(`(was ${a.ws})`), 'the model hears it moved from A\'s path');
+    assert.ok(JSON.stringify((resumed.body as { messages?: unknown }).messages).includes(`(was ${a.ws})`), "the model hears it moved from A's path");
     assert.deepEqual(sqliteFiles(b.dir), []);
     const status = await flower(b, ['status', '--json']);
     assert.equal(status.code, 0, status.stderr);
@@ -124,9 +158,16 @@ describe('PostgreSQL store end to end', { skip: PG_SKIP }, () => {
     const p = project('pg-down');
     sim.reset();
     const down = pgUrlWith({ port: 1 });
-    const r = await cli(['写个 md 转 html 的脚本', '--timeout', '0', '--store', down, '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url), timeoutMs: 60_000 });
+    const r = await cli(['写个 md 转 html 的脚本', '--timeout', '0', '--store', down, '-w', p.ws, '-r', p.runs], {
+      cwd: p.dir,
+      env: testEnv(p, sim.url),
+      timeoutMs: 60_000,
+    });
     assert.equal(r.code, 1, r.stderr + r.stdout);
-    const lines = r.stderr.trim().split('\n').filter((l) => l.startsWith('x '));
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('x '));
     assert.equal(lines.length, 1, r.stderr);
     assert.match(lines[0]!, /cannot reach PostgreSQL at 127\.0\.0\.1:1\b/);
     assert.equal(sim.messageRequests().length, 0, 'no model call');

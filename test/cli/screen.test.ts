@@ -20,10 +20,15 @@ import { width, wrapBlock } from '../../src/cli/screen/wrap.js';
 import { event } from '../../src/runtime/index.js';
 
 const en = screenTexts('en');
-const flat = (lines: string[]) => lines.map((l) => l.trim()).join(' ').replace(/\s+/g, ' ');
+const flat = (lines: string[]) =>
+  lines
+    .map((l) => l.trim())
+    .join(' ')
+    .replace(/\s+/g, ' ');
 
 test('wrapping keeps every word, fits the width, and hangs continuation lines under the text', () => {
-  const text = 'Before I touch anything: how should the converter treat existing documents that already contain hand-written HTML fragments? https://example.com/a/very/long/path/that/does/not/fit/in/forty/columns/at/all.html end';
+  const text =
+    'Before I touch anything: how should the converter treat existing documents that already contain hand-written HTML fragments? https://example.com/a/very/long/path/that/does/not/fit/in/forty/columns/at/all.html end';
   for (const cols of [40, 80]) {
     const lines = wrapBlock(text, cols, '? (q1) ', '  ');
     for (const l of lines) assert.ok(width(l) <= cols, `${width(l)} > ${cols}: ${l}`);
@@ -78,7 +83,22 @@ test('the renderer shows the verdict with its pass count and the judge cost, and
   let out = '';
   const ui = new Renderer({ write: (s: string) => (out += s) }, 'en');
   ui.event(event('task', 'x', { kind: 'verdict', outcome: 'achieved', passed: 5, total: 5, cost_usd: 0.0123, num_turns: 2, duration_s: 3 }));
-  ui.result({ step: '确认需求', session_id: 's', ok: false, cost_usd: 0.5, num_turns: 3, text: '', error: 'no complete brief (missing: 边界)', started_at: '2026-01-01T00:00:00Z', ended_at: '2026-01-01T00:00:10Z', attempts: 1, errors: [], resumed: false, retired: [], context: 0 });
+  ui.result({
+    step: '确认需求',
+    session_id: 's',
+    ok: false,
+    cost_usd: 0.5,
+    num_turns: 3,
+    text: '',
+    error: 'no complete brief (missing: 边界)',
+    started_at: '2026-01-01T00:00:00Z',
+    ended_at: '2026-01-01T00:00:10Z',
+    attempts: 1,
+    errors: [],
+    resumed: false,
+    retired: [],
+    context: 0,
+  });
   ui.event(event('tool_call', '', { id: 't1', input: {} }, { tool: 'mcp__human__submit_brief' }));
   ui.event(event('tool_result', 'Input validation error: acceptance: give at least one acceptance criterion', { tool_use_id: 't1', is_error: true }));
   assert.match(out, /^= verdict: achieved — 5\/5 checks · 2 turns · \$0\.0123 · 0:03$/m);
@@ -158,10 +178,14 @@ test('two flowers on one terminal: the lock is keyed by the terminal device; onl
     assert.equal(screen, `${clearRows(1)}from b\n`, "b erases a's footer first");
     screen = '';
     a.setFooter({ status: 'A2', input: null });
-    assert.equal(screen, 'A2', 'a draws afresh, without erasing rows that now hold b\'s line');
+    assert.equal(screen, 'A2', "a draws afresh, without erasing rows that now hold b's line");
     a.close();
     b.close();
-    assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.live')), [], 'the lease is given back');
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((f) => f.endsWith('.live')),
+      [],
+      'the lease is given back',
+    );
   } finally {
     fs.closeSync(fd);
   }

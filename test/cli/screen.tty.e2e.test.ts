@@ -14,13 +14,18 @@ import { BIN, ROOT, project, readJson, testEnv, transcriptOf, type Project } fro
 import { hasTmux, Pane, words } from '../helpers/tmux.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0, onUnexpected: 'error' }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0, onUnexpected: 'error' });
+});
+after(async () => {
+  await sim.close();
+});
 
 const skip = !hasTmux && 'tmux is not installed (.ci/run installs it)';
 
 // 300 characters, three options of ~100 each: every word must be on screen
-const QUESTION = 'Before I touch anything: how should the converter treat existing documents that already contain hand-written HTML fragments? Rewriting them blindly could break pages that other people maintain and rely on every day, while keeping them verbatim could produce invalid output in strict mode. Which way QEND';
+const QUESTION =
+  'Before I touch anything: how should the converter treat existing documents that already contain hand-written HTML fragments? Rewriting them blindly could break pages that other people maintain and rely on every day, while keeping them verbatim could produce invalid output in strict mode. Which way QEND';
 const OPTIONS = [
   'Keep every hand-written fragment exactly as it is and convert only the markdown around it, OPTA',
   'Escape the fragments so that they show up as literal text in the generated page: safe but ugly OPTB',
@@ -49,22 +54,58 @@ const WORKER = '[team-worker]';
 const coordinator = { toolsInclude: 'Agent', not: { firstUserIncludes: [WORKER] } };
 const judgeReq = { firstUserIncludes: 'submit_verdict' };
 
-test('flower run examples/team.mjs at 80 columns: the question reads whole, `2` answers it, the live line ticks, a 10,000-char output spills, the coordinator gets the workbench index, the verdict shows 2/2', { skip }, async () => {
+test('flower run examples/team.mjs at 80 columns: the question reads whole, `2` answers it, the live line ticks, a 10,000-char output spills, the coordinator gets the workbench index, the verdict shows 2/2', {
+  skip,
+}, async () => {
   const p = project('team');
   sim.reset();
   sim.enqueue(
     { type: 'tool_use', match: coordinator, name: 'mcp__human__ask', input: { question: QUESTION, options: OPTIONS } },
-    { type: 'tool_use', match: { ...coordinator, lastUserIncludes: 'OPTB' }, name: 'Agent', input: { description: 'list the files', subagent_type: 'researcher', run_in_background: false, prompt: `${WORKER} list every file in ${p.ws} with its size` } },
-    { type: 'tool_use', match: { firstUserIncludes: WORKER }, name: 'Bash', input: { command: 'yes 0123456789abcdefghi | head -n 500', description: 'a long listing' } },
+    {
+      type: 'tool_use',
+      match: { ...coordinator, lastUserIncludes: 'OPTB' },
+      name: 'Agent',
+      input: {
+        description: 'list the files',
+        subagent_type: 'researcher',
+        run_in_background: false,
+        prompt: `${WORKER} list every file in ${p.ws} with its size`,
+      },
+    },
+    {
+      type: 'tool_use',
+      match: { firstUserIncludes: WORKER },
+      name: 'Bash',
+      input: { command: 'yes 0123456789abcdefghi | head -n 500', description: 'a long listing' },
+    },
     { type: 'text', match: { firstUserIncludes: WORKER }, text: 'Conclusion: one file, data.txt.\nEvidence: the listing.\nOutputs: none\nUnverified: none' },
-    { type: 'tool_use', match: coordinator, name: 'Agent', input: { description: 'write NOTES.md', subagent_type: 'writer', run_in_background: false, prompt: `${WORKER} write NOTES.md` } },
-    { type: 'tool_use', match: { firstUserIncludes: WORKER }, name: 'Write', input: { file_path: path.join(p.ws, 'NOTES.md'), content: 'data.txt — sample data\n' } },
+    {
+      type: 'tool_use',
+      match: coordinator,
+      name: 'Agent',
+      input: { description: 'write NOTES.md', subagent_type: 'writer', run_in_background: false, prompt: `${WORKER} write NOTES.md` },
+    },
+    {
+      type: 'tool_use',
+      match: { firstUserIncludes: WORKER },
+      name: 'Write',
+      input: { file_path: path.join(p.ws, 'NOTES.md'), content: 'data.txt — sample data\n' },
+    },
     { type: 'text', match: { firstUserIncludes: WORKER }, text: 'Conclusion: NOTES.md written.\nEvidence: Write ok.\nOutputs: NOTES.md\nUnverified: none' },
     { type: 'text', match: coordinator, text: 'NOTES.md is written.' },
-    { type: 'tool_use', match: judgeReq, name: 'mcp__human__submit_verdict', input: { state: 'achieved', reason: '', checks: [
-      { item: 'NOTES.md exists in the workspace and is not empty', pass: true, evidence: 'cat NOTES.md: one line' },
-      { item: 'every file in the workspace (except NOTES.md and .flower/) has a line in NOTES.md', pass: true, evidence: 'data.txt listed' },
-    ] } },
+    {
+      type: 'tool_use',
+      match: judgeReq,
+      name: 'mcp__human__submit_verdict',
+      input: {
+        state: 'achieved',
+        reason: '',
+        checks: [
+          { item: 'NOTES.md exists in the workspace and is not empty', pass: true, evidence: 'cat NOTES.md: one line' },
+          { item: 'every file in the workspace (except NOTES.md and .flower/) has a line in NOTES.md', pass: true, evidence: 'data.txt listed' },
+        ],
+      },
+    },
     { type: 'text', match: judgeReq, text: 'Verdict submitted.' },
   );
   fs.writeFileSync(path.join(p.ws, 'data.txt'), 'x\n');
@@ -78,7 +119,14 @@ test('flower run examples/team.mjs at 80 columns: the question reads whole, `2` 
     // the live line (spinner · step · $ · elapsed), redrawn in place while nothing else happens
     const clock = (s: string) => /^[|/\\-] build · .*\$\d+\.\d+ · (\d+:\d\d) · waiting for you/m.exec(s)?.[1];
     const first = clock(await pane.waitFor('the live line', (s) => clock(s) !== undefined, { visible: true }));
-    await pane.waitFor('the live line to tick', (s) => { const c = clock(s); return c !== undefined && c !== first; }, { visible: true });
+    await pane.waitFor(
+      'the live line to tick',
+      (s) => {
+        const c = clock(s);
+        return c !== undefined && c !== first;
+      },
+      { visible: true },
+    );
     await pane.keys('2');
     await pane.keys('Enter', true);
     await pane.waitFor('the answer', (s) => /\+ Escape the fragments/.test(s));
@@ -95,10 +143,13 @@ test('flower run examples/team.mjs at 80 columns: the question reads whole, `2` 
   sim.assertNoUnexpected();
   // the coordinator's new session opened with the workbench index; the 10,000 chars went to a spill file
   const coordFirst = sim.messageRequests().find((m) => (m.body as { tools?: { name: string }[] }).tools?.some((t) => t.name === 'Agent'))!;
-  assert.match(transcriptOf(coordFirst.body)[0]!, /<workbench>\\n# Workbench index/, 'the workbench index is in the coordinator\'s first message');
+  assert.match(transcriptOf(coordFirst.body)[0]!, /<workbench>\\n# Workbench index/, "the workbench index is in the coordinator's first message");
   const spill = path.join(p.ws, '.flower', 'spill');
   const spilled = fs.readdirSync(spill).map((f) => fs.readFileSync(path.join(spill, f), 'utf8'));
-  assert.ok(spilled.some((t) => t.length >= 9_999 && t.startsWith('0123456789abcdefghi')), 'the 10,000-char output is in a spill file');
+  assert.ok(
+    spilled.some((t) => t.length >= 9_999 && t.startsWith('0123456789abcdefghi')),
+    'the 10,000-char output is in a spill file',
+  );
   const rows = readJson<{ step: string; ok: boolean; verdict?: unknown }[]>(path.join(p.runs, 'manifest.json'));
   assert.deepEqual(rows.find((r) => r.step === 'build·判定#1')?.verdict, { outcome: 'achieved', passed: 2, total: 2 });
   assert.equal(rows.find((r) => r.step === 'build')?.ok, true);
@@ -107,22 +158,43 @@ test('flower run examples/team.mjs at 80 columns: the question reads whole, `2` 
 const clarifierReq = { firstUserIncludes: 'submit_brief' };
 const goalReq = { firstUserIncludes: 'submit_goal' };
 
-test('flower at 40 columns with NO_COLOR=1: the question reads whole and `2` answers it, the Ctrl-C hint is whole, no colour, the verdict on screen', { skip }, async () => {
+test('flower at 40 columns with NO_COLOR=1: the question reads whole and `2` answers it, the Ctrl-C hint is whole, no colour, the verdict on screen', {
+  skip,
+}, async () => {
   const p = project('narrow');
   sim.reset();
   let said = (): void => {};
-  const typed = new Promise<void>((resolve) => { said = resolve; });
+  const typed = new Promise<void>((resolve) => {
+    said = resolve;
+  });
   sim.enqueue(
     { type: 'tool_use', match: clarifierReq, name: 'mcp__human__ask', input: { question: QUESTION, options: OPTIONS } },
-    { type: 'tool_use', match: { ...clarifierReq, lastUserIncludes: 'OPTB' }, name: 'mcp__human__submit_brief', input: { goal: 'convert md', acceptance: ['a'], boundaries: ['b'], unknowns: ['u'] } },
+    {
+      type: 'tool_use',
+      match: { ...clarifierReq, lastUserIncludes: 'OPTB' },
+      name: 'mcp__human__submit_brief',
+      input: { goal: 'convert md', acceptance: ['a'], boundaries: ['b'], unknowns: ['u'] },
+    },
     { type: 'text', match: clarifierReq, text: 'ok' },
     { type: 'tool_use', match: goalReq, name: 'mcp__human__submit_goal', input: { statement: 'converted', checks: [{ text: 'out.html exists' }] } },
     { type: 'text', match: goalReq, text: 'ok' },
     // the turn holds its last event until the person's words are on screen: the interrupt is asked for
     // while the model speaks, on a loaded box too (it once came after the turn, and cut the judge instead)
-    { type: 'text', match: { ...coordinator, not: { lastUserIncludes: 'PINEAPPLE' } }, text: 'working on it, chunk after chunk', chunks: 60, chunkDelayMs: 20, holdEnd: () => typed },
+    {
+      type: 'text',
+      match: { ...coordinator, not: { lastUserIncludes: 'PINEAPPLE' } },
+      text: 'working on it, chunk after chunk',
+      chunks: 60,
+      chunkDelayMs: 20,
+      holdEnd: () => typed,
+    },
     { type: 'text', match: { lastUserIncludes: 'PINEAPPLE' }, text: 'adjusted to PINEAPPLE' },
-    { type: 'tool_use', match: judgeReq, name: 'mcp__human__submit_verdict', input: { state: 'achieved', reason: '', checks: [{ item: 'out.html exists', pass: true, evidence: 'ls' }] } },
+    {
+      type: 'tool_use',
+      match: judgeReq,
+      name: 'mcp__human__submit_verdict',
+      input: { state: 'achieved', reason: '', checks: [{ item: 'out.html exists', pass: true, evidence: 'ls' }] },
+    },
     { type: 'text', match: judgeReq, text: 'done' },
   );
   const pane = await Pane.open([process.execPath, BIN, '-w', p.ws, '-r', p.runs, 'convert the docs'], { cols: 40, cwd: p.dir, env: env(p, { NO_COLOR: '1' }) });
@@ -134,7 +206,12 @@ test('flower at 40 columns with NO_COLOR=1: the question reads whole and `2` ans
     await pane.waitFor('the work step', (s) => /== (?:work \()?干活/.test(s) && /working on it/.test(s));
     await pane.keys('C-c', true);
     const hint = await pane.waitFor('the interrupt hint', (s) => /Ctrl-C again quits/.test(words(s)));
-    assert.ok(words(hint).includes('Interrupt? Type what to tell it and Enter (Enter alone = nothing): it stops at the next message boundary and goes on from your words (work in flight in a subagent is lost). Ctrl-C again quits'), hint);
+    assert.ok(
+      words(hint).includes(
+        'Interrupt? Type what to tell it and Enter (Enter alone = nothing): it stops at the next message boundary and goes on from your words (work in flight in a subagent is lost). Ctrl-C again quits',
+      ),
+      hint,
+    );
     await pane.keys('PINEAPPLE please');
     await pane.keys('Enter', true);
     await pane.waitFor('the words echoed', (s) => /! PINEAPPLE please/.test(s));
@@ -164,7 +241,19 @@ test('in a pipe: plain appended lines, no escape at all, whole lines; the verdic
     { type: 'tool_use', match: goalReq, name: 'mcp__human__submit_goal', input: { statement: 's', checks: [{ text: 'c1' }, { text: 'c2' }] } },
     { type: 'text', match: goalReq, text: 'ok' },
     { type: 'text', match: coordinator, text: `done \x1b]0;pwned\x07 with ${'a long line of prose '.repeat(8)}` },
-    { type: 'tool_use', match: judgeReq, name: 'mcp__human__submit_verdict', input: { state: 'not_yet', reason: 'c2 fails', checks: [{ item: 'c1', pass: true, evidence: 'e' }, { item: 'c2', pass: false, evidence: 'e' }] } },
+    {
+      type: 'tool_use',
+      match: judgeReq,
+      name: 'mcp__human__submit_verdict',
+      input: {
+        state: 'not_yet',
+        reason: 'c2 fails',
+        checks: [
+          { item: 'c1', pass: true, evidence: 'e' },
+          { item: 'c2', pass: false, evidence: 'e' },
+        ],
+      },
+    },
     { type: 'text', match: judgeReq, text: 'judged' },
   );
   const { cli } = await import('../helpers/e2e.js');
@@ -212,7 +301,8 @@ test('two flowers on one terminal: blocks never interleave, one live line, no fo
   const b = path.join(p.dir, 'wb');
   fs.mkdirSync(a);
   fs.mkdirSync(b);
-  const block = (who: string) => Array.from({ length: 30 }, (_, i) => `${who} line ${String(i + 1).padStart(2, '0')} of a block that must arrive whole`).join('\n');
+  const block = (who: string) =>
+    Array.from({ length: 30 }, (_, i) => `${who} line ${String(i + 1).padStart(2, '0')} of a block that must arrive whole`).join('\n');
   sim.reset();
   for (const who of ['ALPHA', 'BETA']) {
     const mine = { firstUserIncludes: ['submit_brief', `task ${who}`] };
@@ -221,7 +311,8 @@ test('two flowers on one terminal: blocks never interleave, one live line, no fo
       { type: 'text', match: mine, delayMs: 300, text: block(who) },
     );
   }
-  const flower = (ws: string, who: string) => [process.execPath, BIN, '-w', ws, '-r', path.join(ws, 'runs'), '--clarify-only', `task ${who}`].map((x) => `'${x}'`).join(' ');
+  const flower = (ws: string, who: string) =>
+    [process.execPath, BIN, '-w', ws, '-r', path.join(ws, 'runs'), '--clarify-only', `task ${who}`].map((x) => `'${x}'`).join(' ');
   // one pane, one terminal device: one flower in the background, one in the foreground
   const pane = await Pane.open(['sh', '-c', `${flower(a, 'ALPHA')} & ${flower(b, 'BETA')}; wait`], { cols: 80, cwd: p.dir, env: env(p) });
   try {
@@ -233,7 +324,11 @@ test('two flowers on one terminal: blocks never interleave, one live line, no fo
       const first = lines.findIndex((l) => l.includes(`${who} line 01`));
       assert.ok(first >= 0, screen);
       for (let i = 0; i < 30; i++) {
-        assert.equal(lines[first + i]!.trim(), `${who} line ${String(i + 1).padStart(2, '0')} of a block that must arrive whole`, `${who}'s block arrives whole and together:\n${screen}`);
+        assert.equal(
+          lines[first + i]!.trim(),
+          `${who} line ${String(i + 1).padStart(2, '0')} of a block that must arrive whole`,
+          `${who}'s block arrives whole and together:\n${screen}`,
+        );
       }
     }
     assert.doesNotMatch(screen, LIVE_LINE, 'no copies of the live line left behind');

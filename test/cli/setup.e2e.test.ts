@@ -11,15 +11,24 @@ import { startSim, type Sim } from '../../src/sim/index.js';
 import { BIN, cli, project, testEnv } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0 }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0 });
+});
+after(async () => {
+  await sim.close();
+});
 
 test('which key a token becomes, and what is kept', () => {
   const cases: Array<[string, Record<string, string>, string, Record<string, string>]> = [
     ['sk-ant-abc', {}, '', { ANTHROPIC_API_KEY: 'sk-ant-abc' }],
     ['gw-token', {}, '', { ANTHROPIC_AUTH_TOKEN: 'gw-token' }],
     ['sk-ant-abc', { ANTHROPIC_AUTH_TOKEN: 'old', OTHER: 'kept' }, '', { OTHER: 'kept', ANTHROPIC_API_KEY: 'sk-ant-abc' }],
-    ['t', {}, 'claude-x', { ANTHROPIC_AUTH_TOKEN: 't', ANTHROPIC_MODEL: 'claude-x', ANTHROPIC_DEFAULT_OPUS_MODEL: 'claude-x', ANTHROPIC_DEFAULT_SONNET_MODEL: 'claude-x' }],
+    [
+      't',
+      {},
+      'claude-x',
+      { ANTHROPIC_AUTH_TOKEN: 't', ANTHROPIC_MODEL: 'claude-x', ANTHROPIC_DEFAULT_OPUS_MODEL: 'claude-x', ANTHROPIC_DEFAULT_SONNET_MODEL: 'claude-x' },
+    ],
   ];
   for (const [token, existing, model, want] of cases) assert.deepEqual(credentialValues({ token, model }, existing), want);
   assert.equal(credentialValues({ token: 't', baseUrl: 'https://gw.example/v1/' }).ANTHROPIC_BASE_URL, 'https://gw.example');
@@ -93,7 +102,11 @@ test('with credentials stored, setup asks before replacing them: no = nothing wr
 test('a malformed gateway URL is refused and nothing is written', async () => {
   for (const bad of ['not a url', 'ftp://gw.example', 'gw.example.com', 'javascript:alert(1)', 'http://']) {
     const p = project('setup-url');
-    const child = spawn(process.execPath, [BIN, 'setup'], { cwd: p.dir, env: { ...testEnv(p, sim.url), FLOWER_NO_PROBE: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'setup'], {
+      cwd: p.dir,
+      env: { ...testEnv(p, sim.url), FLOWER_NO_PROBE: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
     child.stdin.end(`sk-ant-x\n${bad}\n\n`);

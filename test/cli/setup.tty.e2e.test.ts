@@ -15,8 +15,12 @@ import { startSim, type Sim } from '../../src/sim/index.js';
 import { BIN, project, testEnv, until } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0 }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0 });
+});
+after(async () => {
+  await sim.close();
+});
 
 const hasScript = (() => {
   try {
@@ -28,7 +32,11 @@ const hasScript = (() => {
 })();
 
 /** A command on a pty: what the screen shows, and a way to type. */
-function onTerminal(args: string[], cwd: string, env: Record<string, string>): { child: ChildProcess; screen: () => string; type: (s: string) => void; done: Promise<number | null> } {
+function onTerminal(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): { child: ChildProcess; screen: () => string; type: (s: string) => void; done: Promise<number | null> } {
   const cmd = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   // -q quiet, -f flush, -e the child's exit code; the transcript file is not needed
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], { cwd, env: { ...env, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -90,9 +98,19 @@ test('the probe against the sim: one tiny call, each outcome from a real answer'
 test('flower setup prints a distinct message for each outcome; FLOWER_NO_PROBE=1 skips the call', async () => {
   const outcomes: Array<[string, () => void, RegExp, number]> = [
     ['ok', () => sim.enqueue({ type: 'text', text: 'pong' }), /\+ ok: .*accepted the credential/, 0],
-    ['auth', () => sim.enqueue({ type: 'error', status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' }), /x authentication: .*refused the credential \(401/, 1],
+    [
+      'auth',
+      () => sim.enqueue({ type: 'error', status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' }),
+      /x authentication: .*refused the credential \(401/,
+      1,
+    ],
     ['config', () => sim.enqueue({ type: 'raw', status: 200, body: '<html>a web page</html>' }), /x configuration: .*check the gateway URL/, 1],
-    ['network', () => sim.enqueue({ type: 'error', status: 529, errorType: 'overloaded_error', message: 'Overloaded' }), /x network: no usable answer .*529/, 1],
+    [
+      'network',
+      () => sim.enqueue({ type: 'error', status: 529, errorType: 'overloaded_error', message: 'Overloaded' }),
+      /x network: no usable answer .*529/,
+      1,
+    ],
   ];
   const seen = new Set<string>();
   for (const [name, script, want, code] of outcomes) {
@@ -110,7 +128,12 @@ test('flower setup prints a distinct message for each outcome; FLOWER_NO_PROBE=1
     assert.match(err, want, name);
     assert.doesNotMatch(err, /probe-secret/);
     assert.equal(sim.messageRequests().length, 1, `${name}: exactly one probe call`);
-    seen.add(err.split('\n').find((l) => /^[+x] (ok|authentication|configuration|network):/.test(l))!.split(':')[0]!);
+    seen.add(
+      err
+        .split('\n')
+        .find((l) => /^[+x] (ok|authentication|configuration|network):/.test(l))!
+        .split(':')[0]!,
+    );
   }
   assert.equal(seen.size, 4, 'four distinct messages');
   const p = project('no-probe');
@@ -121,7 +144,9 @@ test('flower setup prints a distinct message for each outcome; FLOWER_NO_PROBE=1
   assert.equal(sim.messageRequests().length, 0);
 });
 
-test('on a terminal the key is never shown, a malformed URL is refused and asked again', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
+test('on a terminal the key is never shown, a malformed URL is refused and asked again', {
+  skip: !hasScript && 'util-linux script is not installed',
+}, async () => {
   const p = project('setup-tty');
   sim.reset();
   sim.enqueue({ type: 'text', text: 'pong' });
@@ -152,7 +177,9 @@ test('on a terminal the key is never shown, a malformed URL is refused and asked
   assert.doesNotMatch(file, /not a url/);
 });
 
-test('the first `flower "…"` on a terminal with no credentials offers setup; declining exits 1 with the message', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
+test('the first `flower "…"` on a terminal with no credentials offers setup; declining exits 1 with the message', {
+  skip: !hasScript && 'util-linux script is not installed',
+}, async () => {
   const p = project('offer');
   const env = testEnv(p, sim.url);
   delete (env as Record<string, string | undefined>).ANTHROPIC_API_KEY;
@@ -168,14 +195,19 @@ test('off a terminal there is no offer: exit 1 with the message', async () => {
   const p = project('no-offer');
   let err = '';
   const code = await main(['write a script', '--timeout', '0', '-w', p.ws, '-r', p.runs], {
-    stdout: { write: () => true }, stderr: { write: (s: string) => (err += s) }, env: { HOME: p.home, XDG_CONFIG_HOME: path.join(p.home, '.config'), FLOWER_LANG: 'en' }, cwd: p.dir,
+    stdout: { write: () => true },
+    stderr: { write: (s: string) => (err += s) },
+    env: { HOME: p.home, XDG_CONFIG_HOME: path.join(p.home, '.config'), FLOWER_LANG: 'en' },
+    cwd: p.dir,
   });
   assert.equal(code, 1);
   assert.match(err, /No credentials/);
   assert.doesNotMatch(err, /Set them up now/);
 });
 
-test('a 401 mid-run on a terminal offers setup again; yes stores the new key, checked before it is kept', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
+test('a 401 mid-run on a terminal offers setup again; yes stores the new key, checked before it is kept', {
+  skip: !hasScript && 'util-linux script is not installed',
+}, async () => {
   const p = project('refused');
   sim.reset();
   sim.enqueue({ type: 'error', status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' });

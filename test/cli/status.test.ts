@@ -21,13 +21,33 @@ function folder() {
 async function run(argv: string[], cwd: string) {
   let out = '';
   let err = '';
-  const code = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: { FLOWER_LANG: 'en' }, cwd });
+  const code = await main(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    env: { FLOWER_LANG: 'en' },
+    cwd,
+  });
   return { code, out, err };
 }
 
 const row = (step: string, run: string, o: Partial<Record<string, unknown>> = {}) => ({
-  step, session_id: 's1', ok: true, cost_usd: 0.25, num_turns: 3, text: '', error: null, started_at: '2026-11-29T10:00:00.000Z',
-  ended_at: '2026-11-29T10:01:00.000Z', attempts: 1, errors: [], resumed: false, retired: [], context: 12345, duration_s: 60, run, ...o,
+  step,
+  session_id: 's1',
+  ok: true,
+  cost_usd: 0.25,
+  num_turns: 3,
+  text: '',
+  error: null,
+  started_at: '2026-11-29T10:00:00.000Z',
+  ended_at: '2026-11-29T10:01:00.000Z',
+  attempts: 1,
+  errors: [],
+  resumed: false,
+  retired: [],
+  context: 12345,
+  duration_s: 60,
+  run,
+  ...o,
 });
 
 test('status on a folder flower never ran in says so and writes nothing', async () => {
@@ -54,7 +74,11 @@ test('status tells the brief, the goal, the wake count, the step sessions and th
   assert.match(r.out, /干活 -> sid-work/);
   assert.match(r.out, /spent here in all \$0\.5000 over 2 runs/);
   assert.match(r.out, /had failures/);
-  const j = JSON.parse((await run(['status', '--json', '-w', f.ws, '-r', f.runs], f.dir)).out) as { woke: number; total_cost_usd: number; goal: { checks: number } };
+  const j = JSON.parse((await run(['status', '--json', '-w', f.ws, '-r', f.runs], f.dir)).out) as {
+    woke: number;
+    total_cost_usd: number;
+    goal: { checks: number };
+  };
   assert.equal(j.woke, 2);
   assert.equal(j.total_cost_usd, 0.5);
   assert.equal(j.goal.checks, 2);
@@ -63,14 +87,23 @@ test('status tells the brief, the goal, the wake count, the step sessions and th
 
 test('log prints one line per step run, newest last, and NDJSON with --json', async () => {
   const f = folder();
-  fs.writeFileSync(path.join(f.runs, 'manifest.json'), JSON.stringify([row('a', 'r1'), row('b', 'r1', { resumed: true }), row('c', 'r2', { ok: false, error: 'x failed\nmore' })]));
+  fs.writeFileSync(
+    path.join(f.runs, 'manifest.json'),
+    JSON.stringify([row('a', 'r1'), row('b', 'r1', { resumed: true }), row('c', 'r2', { ok: false, error: 'x failed\nmore' })]),
+  );
   const r = await run(['log', '-r', f.runs, '-n', '2'], f.dir);
   assert.equal(r.code, 0);
   const lines = r.out.trim().split('\n');
   assert.equal(lines.length, 2);
   assert.match(lines[0]!, /\+ b .*resumed/);
   assert.match(lines[1]!, /x c .*x failed$/);
-  const nd = (await run(['log', '--json', '-r', f.runs], f.dir)).out.trim().split('\n').map((l) => JSON.parse(l) as { step: string });
-  assert.deepEqual(nd.map((x) => x.step), ['a', 'b', 'c']);
+  const nd = (await run(['log', '--json', '-r', f.runs], f.dir)).out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { step: string });
+  assert.deepEqual(
+    nd.map((x) => x.step),
+    ['a', 'b', 'c'],
+  );
   assert.equal((await run(['log', '-n', '0', '-r', f.runs], f.dir)).code, 2, 'a bad -n is a usage error');
 });

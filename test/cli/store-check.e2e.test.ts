@@ -13,8 +13,12 @@ import { StoreError } from '../../src/errors.js';
 import { cli, project, testEnv, type Project } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0 }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0 });
+});
+after(async () => {
+  await sim.close();
+});
 
 const once = (p: Project) => cli(['once', 'hi', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url) });
 const go = (p: Project) => cli(['write a script', '--timeout', '0', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url) });
@@ -37,7 +41,14 @@ test('a read-only sessions.db (chmod a-w, as root too): once and the flow exit 1
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.ok(r.stderr.includes(db), r.stderr);
     assert.match(r.stderr, /read-only/);
-    assert.equal(r.stderr.trim().split('\n').filter((l) => l.startsWith('x ')).length, 1, 'one line');
+    assert.equal(
+      r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('x ')).length,
+      1,
+      'one line',
+    );
   }
   assert.equal(sim.messageRequests().length, 0, 'no model call');
 });
@@ -79,8 +90,10 @@ test('checkWritable: a disk with less free space than needed is a store-disk-ful
   const s = new SqliteSessionStore(path.join(p.runs, 'sessions.db'));
   try {
     s.checkWritable();
-    assert.throws(() => s.checkWritable({ minFreeBytes: Number.MAX_SAFE_INTEGER }),
-      (e: unknown) => StoreError.is(e) && e.code === 'store-disk-full' && e.message.includes(path.join(p.runs, 'sessions.db')));
+    assert.throws(
+      () => s.checkWritable({ minFreeBytes: Number.MAX_SAFE_INTEGER }),
+      (e: unknown) => StoreError.is(e) && e.code === 'store-disk-full' && e.message.includes(path.join(p.runs, 'sessions.db')),
+    );
   } finally {
     s.close();
   }

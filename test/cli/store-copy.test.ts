@@ -52,15 +52,38 @@ describe('flower store copy', { skip: PG_SKIP }, () => {
     const layout = RunLayout.of({ cwd: root, workspace: ws, runDir: path.join(root, 'runs') });
     const pk = projectKeyFor(ws);
     const main1 = { projectKey: pk, sessionId: 'sid-work' };
-    const entries: SessionStoreEntry[] = [{ type: 'user', uuid: 'u1', message: { role: 'user', content: 'hi' } }, { type: 'mode', mode: 'x' }, { type: 'assistant', uuid: 'u2' }];
+    const entries: SessionStoreEntry[] = [
+      { type: 'user', uuid: 'u1', message: { role: 'user', content: 'hi' } },
+      { type: 'mode', mode: 'x' },
+      { type: 'assistant', uuid: 'u2' },
+    ];
     const sqlite = new SqliteSessionStore(layout.sessionsDb);
     sqlite.appendSync(main1, entries);
     sqlite.appendSync({ ...main1, subpath: 'subagents/agent-1' }, [{ type: 'user', uuid: 's1' }]);
     sqlite.close();
     const files = new FileRunRecords(layout);
-    await files.updateLineage(ws, (d) => { d.woke = 2; d.steps['干活'] = 'sid-work'; });
-    const row: ManifestRow = { step: '干活', session_id: 'sid-work', ok: true, cost_usd: 0.5, num_turns: 3, text: 'done', error: null,
-      started_at: '2026-12-01T07:00:00.000Z', ended_at: '2026-12-01T07:01:00.000Z', attempts: 1, errors: [], resumed: false, retired: [], context: 100, duration_s: 60, run: 'run-1' };
+    await files.updateLineage(ws, (d) => {
+      d.woke = 2;
+      d.steps['干活'] = 'sid-work';
+    });
+    const row: ManifestRow = {
+      step: '干活',
+      session_id: 'sid-work',
+      ok: true,
+      cost_usd: 0.5,
+      num_turns: 3,
+      text: 'done',
+      error: null,
+      started_at: '2026-12-01T07:00:00.000Z',
+      ended_at: '2026-12-01T07:01:00.000Z',
+      attempts: 1,
+      errors: [],
+      resumed: false,
+      retired: [],
+      context: 100,
+      duration_s: 60,
+      run: 'run-1',
+    };
     await files.upsertRows('run-1', [row]);
 
     const url = await freshDatabase('copy');
@@ -74,7 +97,7 @@ describe('flower store copy', { skip: PG_SKIP }, () => {
     assert.deepEqual(await pg.listSubkeys(main1), ['subagents/agent-1']);
     pg.close();
     const rec = await new PostgresRunRecords(url, ws).open();
-    assert.deepEqual((await rec.readLineage(ws))?.steps, { '干活': 'sid-work' });
+    assert.deepEqual((await rec.readLineage(ws))?.steps, { 干活: 'sid-work' });
     assert.equal((await rec.readLineage(ws))?.woke, 2);
     assert.deepEqual(await rec.readRows(), [row]);
     rec.close();
@@ -93,7 +116,7 @@ describe('flower store copy', { skip: PG_SKIP }, () => {
     assert.equal((await localRec.readLineage(ws))?.woke, 2);
   });
 
-  test('with FLOWER_PROJECT the workspace\'s transcripts move under the project\'s key', async () => {
+  test("with FLOWER_PROJECT the workspace's transcripts move under the project's key", async () => {
     const ws = path.join(root, 'ws2');
     fs.mkdirSync(ws, { recursive: true });
     const layout = RunLayout.of({ cwd: root, workspace: ws, runDir: path.join(root, 'runs2') });

@@ -8,7 +8,12 @@ describe('which store', () => {
   const cases: Array<[string, Record<string, string>, string | undefined, unknown]> = [
     ['nothing set: the files in the run dir', {}, undefined, { kind: 'files' }],
     ['FLOWER_STORE names PostgreSQL', { FLOWER_STORE: url }, undefined, { kind: 'postgres', url, from: 'FLOWER_STORE' }],
-    ['postgresql:// is the same scheme', { FLOWER_STORE: ` postgresql://h/db ` }, undefined, { kind: 'postgres', url: 'postgresql://h/db', from: 'FLOWER_STORE' }],
+    [
+      'postgresql:// is the same scheme',
+      { FLOWER_STORE: ` postgresql://h/db ` },
+      undefined,
+      { kind: 'postgres', url: 'postgresql://h/db', from: 'FLOWER_STORE' },
+    ],
     ['--store wins over FLOWER_STORE', { FLOWER_STORE: 'postgres://other/db' }, url, { kind: 'postgres', url, from: '--store' }],
     ['--store runs goes back to the files', { FLOWER_STORE: url }, 'runs', { kind: 'files' }],
     ['an empty flag leaves FLOWER_STORE in charge', { FLOWER_STORE: url }, '', { kind: 'postgres', url, from: 'FLOWER_STORE' }],
@@ -16,9 +21,14 @@ describe('which store', () => {
   for (const [behaviour, env, flag, want] of cases) test(behaviour, () => assert.deepEqual(storeSetting(env, flag), want));
 
   test('anything else is refused, naming the setting and never the password', () => {
-    assert.throws(() => storeSetting({ FLOWER_STORE: 'mysql://root:hunter2@h/db' }), (e: unknown) =>
-      e instanceof ConfigError && e.message.startsWith('FLOWER_STORE is') && !e.message.includes('hunter2'));
-    assert.throws(() => storeSetting({}, '/some/folder'), (e: unknown) => e instanceof ConfigError && e.message.startsWith('--store is'));
+    assert.throws(
+      () => storeSetting({ FLOWER_STORE: 'mysql://root:hunter2@h/db' }),
+      (e: unknown) => e instanceof ConfigError && e.message.startsWith('FLOWER_STORE is') && !e.message.includes('hunter2'),
+    );
+    assert.throws(
+      () => storeSetting({}, '/some/folder'),
+      (e: unknown) => e instanceof ConfigError && e.message.startsWith('--store is'),
+    );
   });
 });
 

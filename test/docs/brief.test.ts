@@ -155,8 +155,7 @@ test('amend appends "\\n## <label>(HH:MM:SS)\\n<text>\\n" and keeps the original
   assert.equal(Brief.amend(file, '目标：改成也支持 Windows', { label: '唤醒时追加', now }), true);
   const after = fs.readFileSync(file, 'utf8');
   assert.ok(after.startsWith(before));
-  assert.equal(after.slice(before.length),
-    '\n## 运行中补充(09:05:07)\n顺便支持代码块高亮\n\n## 唤醒时追加(09:05:07)\n目标：改成也支持 Windows\n');
+  assert.equal(after.slice(before.length), '\n## 运行中补充(09:05:07)\n顺便支持代码块高亮\n\n## 唤醒时追加(09:05:07)\n目标：改成也支持 Windows\n');
   const b = Brief.load(file)!;
   assert.equal(b.goal, 'G');
   assert.equal(b.unknowns, 'U', 'amendments are no longer folded into 未知与假设');
@@ -180,7 +179,10 @@ test('the same remark is never appended twice, but a remark that is only a subst
 
 test('an amendment label that is a brief heading is refused before anything is written', () => {
   const file = path.join(tmp(), '需求.md');
-  assert.throws(() => Brief.amend(file, 'x', { label: '目标' }), (e: unknown) => FlowerError.is(e) && e.code === 'doc-bad-label');
+  assert.throws(
+    () => Brief.amend(file, 'x', { label: '目标' }),
+    (e: unknown) => FlowerError.is(e) && e.code === 'doc-bad-label',
+  );
   assert.equal(fs.existsSync(file), false);
 });
 
@@ -193,7 +195,10 @@ test('amending a missing brief creates it; the freeze later keeps that remark', 
   frozen.write(file);
   const b = Brief.load(file)!;
   assert.equal(b.complete(), true);
-  assert.deepEqual(b.amendments.map((a) => a.text), ['记得要有暗色主题']);
+  assert.deepEqual(
+    b.amendments.map((a) => a.text),
+    ['记得要有暗色主题'],
+  );
   new Brief({ goal: 'G2', acceptance: 'A', boundaries: 'B', unknowns: 'U' }).write(file, { keepAmendments: false });
   assert.deepEqual(Brief.load(file)!.amendments, []);
 });
@@ -232,8 +237,10 @@ test('a damaged brief loads as null, is kept aside on write, and refuses amends'
   const damaged = Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x00, 0x41]);
   fs.writeFileSync(file, damaged);
   assert.equal(Brief.load(file), null);
-  assert.throws(() => Brief.amend(file, 'x'), (e: unknown) =>
-    FlowerError.is(e) && e.code === 'doc-corrupt' && e.message.includes(file));
+  assert.throws(
+    () => Brief.amend(file, 'x'),
+    (e: unknown) => FlowerError.is(e) && e.code === 'doc-corrupt' && e.message.includes(file),
+  );
   assert.deepEqual(fs.readFileSync(file), damaged);
   const w = new Brief({ goal: 'G', acceptance: 'A', boundaries: 'B', unknowns: 'U' }).write(file, { now: new Date(2026, 4, 6, 7, 8, 9) });
   assert.equal(w.backup, `${file}.corrupt-20260506-070809`);
@@ -247,9 +254,14 @@ test('an unreadable brief is never overwritten', () => {
   fs.mkdirSync(file); // reading a directory fails (EISDIR) even as root, unlike chmod 000
   fs.writeFileSync(path.join(file, 'keep.txt'), 'k');
   assert.equal(Brief.load(file), null);
-  assert.throws(() => new Brief({ goal: 'G' }).write(file), (e: unknown) =>
-    FlowerError.is(e) && e.code === 'doc-unreadable' && /refusing to overwrite/.test(e.message));
-  assert.throws(() => Brief.amend(file, 'x'), (e: unknown) => FlowerError.is(e) && e.code === 'doc-unreadable');
+  assert.throws(
+    () => new Brief({ goal: 'G' }).write(file),
+    (e: unknown) => FlowerError.is(e) && e.code === 'doc-unreadable' && /refusing to overwrite/.test(e.message),
+  );
+  assert.throws(
+    () => Brief.amend(file, 'x'),
+    (e: unknown) => FlowerError.is(e) && e.code === 'doc-unreadable',
+  );
   assert.equal(fs.readFileSync(path.join(file, 'keep.txt'), 'utf8'), 'k');
   assert.deepEqual(fs.readdirSync(dir), ['需求.md'], 'no temp file left behind');
 });

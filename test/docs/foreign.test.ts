@@ -14,13 +14,13 @@ import { amendBrief } from '../../src/human/index.js';
 const full = new Brief({ goal: 'g', acceptance: 'a', boundaries: 'b', unknowns: 'u' });
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'flower-foreign-'));
 
-test('briefForeign: flower\'s own shapes are replaceable, anything else is not', () => {
+test("briefForeign: flower's own shapes are replaceable, anything else is not", () => {
   const cases: Array<[string, string, boolean]> = [
     ['a complete brief', full.toMarkdown(), false],
     ['an empty file', '', false],
     ['the mailbox header alone', `${AMEND_FILE_HEADER}\n`, false],
     ['the mailbox header and a remark', `${AMEND_FILE_HEADER}\n\n## 运行中补充(10:00:00)\nuse tabs\n`, false],
-    ['a person\'s own notes', 'my notes\nmore notes\n', true],
+    ["a person's own notes", 'my notes\nmore notes\n', true],
     ['an incomplete brief', '## 目标\n\nsomething\n', true],
     ['notes followed by a remark', 'my notes\n\n## 运行中补充(10:00:00)\nx\n', true],
   ];
@@ -30,7 +30,7 @@ test('briefForeign: flower\'s own shapes are replaceable, anything else is not',
   assert.notEqual(goalForeign('# my goals\nlearn rust\n'), null);
 });
 
-test('writing a brief over a person\'s notes moves them aside first and says where; over flower\'s own, no copy', () => {
+test("writing a brief over a person's notes moves them aside first and says where; over flower's own, no copy", () => {
   const d = tmp();
   const f = path.join(d, '需求.md');
   fs.writeFileSync(f, 'my notes\n\n## 运行中补充(10:00:00)\nkeep this remark\n');
@@ -43,6 +43,6 @@ test('writing a brief over a person\'s notes moves them aside first and says whe
   assert.equal(again.kept, null);
   const g = path.join(d, 'amended.md');
   amendBrief(g, 'a remark before the freeze');
-  assert.equal(full.write(g).kept, null, 'the mailbox file is flower\'s');
+  assert.equal(full.write(g).kept, null, "the mailbox file is flower's");
   assert.deepEqual(fs.readdirSync(d).filter((n) => n.includes('.kept-')).length, 1);
 });

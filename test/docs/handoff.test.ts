@@ -41,7 +41,11 @@ const aliases: Array<[string, string, Partial<Record<'doing' | 'decided' | 'dead
   ['long Chinese aliases', '现在在做:D\n已定的事:S\n试过不行的:X\n下一步:N\n现场:P', { doing: 'D', decided: 'S', deadends: 'X', next: 'N', scene: 'P' }],
   ['other aliases', '## 当前进度\nD\n## 排除的路\nX\n## 下一步\nN', { doing: 'D', deadends: 'X', next: 'N' }],
   ['short aliases as full headings', '## 进度\nD\n## 决策\nS\n## 下一步\nN\n## 文件\nP', { doing: 'D', decided: 'S', next: 'N', scene: 'P' }],
-  ['English headings', '## Doing now\nD\n## Decided\nS\n## Dead ends\nX\n## Next step\nN\n## Scene\nP', { doing: 'D', decided: 'S', deadends: 'X', next: 'N', scene: 'P' }],
+  [
+    'English headings',
+    '## Doing now\nD\n## Decided\nS\n## Dead ends\nX\n## Next step\nN\n## Scene\nP',
+    { doing: 'D', decided: 'S', deadends: 'X', next: 'N', scene: 'P' },
+  ],
 ];
 for (const [name, text, want] of aliases) {
   test(`handoff aliases: ${name}`, () => {

@@ -3,9 +3,19 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { tool } from '@anthropic-ai/claude-agent-sdk';
 import {
-  Brief, CONTRADICTORY_ACHIEVED, Goal, Handoff, fromSubmission,
-  submitBriefSchema, submitBriefShape, submitGoalSchema, submitGoalShape,
-  submitHandoffSchema, submitHandoffShape, submitVerdictSchema, submitVerdictShape,
+  Brief,
+  CONTRADICTORY_ACHIEVED,
+  Goal,
+  Handoff,
+  fromSubmission,
+  submitBriefSchema,
+  submitBriefShape,
+  submitGoalSchema,
+  submitGoalShape,
+  submitHandoffSchema,
+  submitHandoffShape,
+  submitVerdictSchema,
+  submitVerdictShape,
 } from '../../src/docs/index.js';
 
 const rejects: Array<[string, z.ZodType, unknown]> = [
@@ -32,9 +42,12 @@ test('a brief submission becomes a complete Brief with one bullet per item', () 
 });
 
 test('a goal submission marks unverifiable checks with the canonical suffix', () => {
-  const g = fromSubmission.goal(submitGoalSchema.parse({
-    statement: 's', checks: [{ text: 'make 成功' }, { text: 'macOS 上能跑', unverifiable_reason: '容器是 Linux' }],
-  }));
+  const g = fromSubmission.goal(
+    submitGoalSchema.parse({
+      statement: 's',
+      checks: [{ text: 'make 成功' }, { text: 'macOS 上能跑', unverifiable_reason: '容器是 Linux' }],
+    }),
+  );
   assert.ok(g instanceof Goal);
   assert.deepEqual(g.checks, ['make 成功', 'macOS 上能跑 [此环境无法验证:容器是 Linux]']);
   assert.deepEqual(g.unverifiable, ['macOS 上能跑 [此环境无法验证:容器是 Linux]']);
@@ -42,26 +55,42 @@ test('a goal submission marks unverifiable checks with the canonical suffix', ()
 });
 
 test('a verdict submission keeps per-check evidence and derives failed items', () => {
-  const v = fromSubmission.verdict(submitVerdictSchema.parse({
-    state: 'not_yet', reason: '产物是 Mach-O',
-    checks: [{ item: 'make 成功', pass: true, evidence: 'exit 0' }, { item: '是 ELF', pass: false, evidence: 'file: Mach-O' }],
-  }));
+  const v = fromSubmission.verdict(
+    submitVerdictSchema.parse({
+      state: 'not_yet',
+      reason: '产物是 Mach-O',
+      checks: [
+        { item: 'make 成功', pass: true, evidence: 'exit 0' },
+        { item: '是 ELF', pass: false, evidence: 'file: Mach-O' },
+      ],
+    }),
+  );
   assert.equal(v.state, 'not_yet');
   assert.deepEqual(v.failed, ['是 ELF']);
   assert.equal(v.checks?.[1]?.evidence, 'file: Mach-O');
 });
 
 test('"achieved" with a failed or undetermined check is not believed', () => {
-  const v = fromSubmission.verdict(submitVerdictSchema.parse({
-    state: 'achieved', reason: '',
-    checks: [{ item: 'a', pass: true, evidence: 'ok' }, { item: 'b', pass: null, evidence: '' }],
-  }));
+  const v = fromSubmission.verdict(
+    submitVerdictSchema.parse({
+      state: 'achieved',
+      reason: '',
+      checks: [
+        { item: 'a', pass: true, evidence: 'ok' },
+        { item: 'b', pass: null, evidence: '' },
+      ],
+    }),
+  );
   assert.equal(v.state, 'not_yet');
   assert.equal(v.reason, CONTRADICTORY_ACHIEVED);
   assert.deepEqual(v.failed, ['b']);
-  const clean = fromSubmission.verdict(submitVerdictSchema.parse({
-    state: 'achieved', reason: '', checks: [{ item: 'a', pass: true, evidence: 'ok' }],
-  }));
+  const clean = fromSubmission.verdict(
+    submitVerdictSchema.parse({
+      state: 'achieved',
+      reason: '',
+      checks: [{ item: 'a', pass: true, evidence: 'ok' }],
+    }),
+  );
   assert.equal(clean.achieved, true);
 });
 

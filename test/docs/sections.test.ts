@@ -1,8 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BRIEF_HEADINGS, HANDOFF_HEADINGS, bullets, cleanBody, headChars, isPlaceholder, matchHeading,
-  parseSections, splitSections, stripFences,
+  BRIEF_HEADINGS,
+  HANDOFF_HEADINGS,
+  bullets,
+  cleanBody,
+  headChars,
+  isPlaceholder,
+  matchHeading,
+  parseSections,
+  splitSections,
+  stripFences,
 } from '../../src/docs/index.js';
 
 // [line, expected key or null, expected inline body]

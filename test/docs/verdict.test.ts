@@ -100,11 +100,14 @@ test('feedback gives the reason, the failed items and "only these gaps", and no 
 });
 
 test('feedback without a reason says so, and quotes evidence of failed checks', () => {
-  const v = new Verdict({ state: 'not_yet', checks: [
-    { item: 'make 成功', pass: true, evidence: 'exit 0' },
-    { item: 'out/a.bin 是 Linux ELF', pass: false, evidence: 'file 说是 Mach-O' },
-    { item: 'macOS 上能跑', pass: null, evidence: '' },
-  ] });
+  const v = new Verdict({
+    state: 'not_yet',
+    checks: [
+      { item: 'make 成功', pass: true, evidence: 'exit 0' },
+      { item: 'out/a.bin 是 Linux ELF', pass: false, evidence: 'file 说是 Mach-O' },
+      { item: 'macOS 上能跑', pass: null, evidence: '' },
+    ],
+  });
   assert.deepEqual(v.failed, ['out/a.bin 是 Linux ELF', 'macOS 上能跑']);
   const fb = v.feedback();
   assert.match(fb, /\(没给理由\)/);

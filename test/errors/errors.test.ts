@@ -20,7 +20,7 @@ test('ConfigError.is(new StateCorrupt(…)) is false (the seed inherited the tes
   assert.equal(ConfigError.is(new StateCorrupt('x', 'y')), false);
 });
 
-test('a subclass of a subclass passes its own test and its ancestors\', not its siblings\'', () => {
+test("a subclass of a subclass passes its own test and its ancestors', not its siblings'", () => {
   const e = new StoreOpenError('/tmp/x.db', 'cannot-open', 'cannot open', { cause: new Error('boom') });
   assert.equal(StateCorrupt.is(e), true);
   assert.equal(StoreOpenError.is(e), true);

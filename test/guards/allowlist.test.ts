@@ -9,8 +9,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
-  allowlistDecision, GLANCE_TIMEOUT_MS, glanceWrap, guardHooks, judgeEphemeral, parseNet, PathWall, sandboxMissing, sandboxSettings, secretFilePaths, sessionTools,
-  toolPolicy, unwatchedTools, type ToolPolicy,
+  allowlistDecision,
+  GLANCE_TIMEOUT_MS,
+  glanceWrap,
+  guardHooks,
+  judgeEphemeral,
+  parseNet,
+  PathWall,
+  sandboxMissing,
+  sandboxSettings,
+  secretFilePaths,
+  sessionTools,
+  toolPolicy,
+  unwatchedTools,
+  type ToolPolicy,
 } from '../../src/guards/index.js';
 import { clarifier, coordinator, judge, oracle, worker } from '../../src/roles/index.js';
 import { AgentSpec } from '../../src/runtime/index.js';
@@ -46,7 +58,14 @@ const ROWS: Row[] = [
   // the coordinator: its own list, by name — everything else, future tools included, is denied with a way forward
   ['coordinator', undefined, 'Agent', { subagent_type: 'builder', prompt: 'p', description: 'd' }, true],
   ['coordinator', undefined, 'Agent', { subagent_type: 'reader', prompt: 'p', description: 'd' }, true],
-  ['coordinator', undefined, 'Agent', { subagent_type: 'general-purpose', prompt: 'p', description: 'd' }, false, /no worker called general-purpose.*builder, reader/],
+  [
+    'coordinator',
+    undefined,
+    'Agent',
+    { subagent_type: 'general-purpose', prompt: 'p', description: 'd' },
+    false,
+    /no worker called general-purpose.*builder, reader/,
+  ],
   ['coordinator', undefined, 'Agent', { prompt: 'p', description: 'd' }, false, /general-purpose/],
   ['coordinator', undefined, 'Agent', { subagent_type: 'Explore', prompt: 'p', description: 'd' }, false, /Explore/],
   ['coordinator', undefined, 'Agent', { subagent_type: 'claude', prompt: 'p', description: 'd' }, false, /claude/],
@@ -66,7 +85,14 @@ const ROWS: Row[] = [
   ['coordinator', undefined, 'Write', { file_path: R('x'), content: '' }, false, /Dispatch a worker/],
   ['coordinator', undefined, 'Edit', { file_path: R('x') }, false, /Dispatch a worker/],
   ['coordinator', undefined, 'NotebookEdit', { notebook_path: R('n.ipynb') }, false, /Dispatch a worker/],
-  ['coordinator', undefined, 'EnterWorktree', { name: 'x' }, false, /EnterWorktree is not one of this role's tools \(Agent, SendMessage, TodoWrite, Read, Glob, Grep, Bash, mcp__human__ask, mcp__human__inbox\)/],
+  [
+    'coordinator',
+    undefined,
+    'EnterWorktree',
+    { name: 'x' },
+    false,
+    /EnterWorktree is not one of this role's tools \(Agent, SendMessage, TodoWrite, Read, Glob, Grep, Bash, mcp__human__ask, mcp__human__inbox\)/,
+  ],
   ['coordinator', undefined, 'CronCreate', { cron: '* * * * *', prompt: 'x', durable: true }, false, /CronCreate is not one/],
   ['coordinator', undefined, 'ExitPlanMode', {}, false, /not one/],
   ['coordinator', undefined, 'KillShell', {}, false, /not one/],
@@ -135,7 +161,7 @@ for (const [role, thread, tool, input, allowed, says] of ROWS) {
 test('allowlist: the installed hook sees every tool but those listed for every thread and checked by name only', async () => {
   const hooks = guardHooks(coord, { lang: 'en' });
   const [wall] = hooks.PreToolUse!;
-  assert.equal(wall!.matcher, '^(?!(?:Grep|Read|ToolSearch)$)', 'Glob is not the reader\'s; Bash is the glance check; Agent is always checked');
+  assert.equal(wall!.matcher, '^(?!(?:Grep|Read|ToolSearch)$)', "Glob is not the reader's; Bash is the glance check; Agent is always checked");
   assert.deepEqual(await fire(wall!, pre('Read', { file_path: R('a') })), [], 'no round trip for a tool every thread may use');
   const walled = guardHooks(coord, { lang: 'en', paths }).PreToolUse![0]!;
   assert.equal(walled.matcher, '^(?!(?:ToolSearch)$)', 'with a path wall, every read and write is decided on its path');
@@ -176,19 +202,30 @@ test('a wrapped glance runs the same command, quotes intact, and cannot write', 
   const cmd = `printf '%s|' "it's" 'a b' $((1+2)); echo; touch made.txt 2>/dev/null || echo refused`;
   const run = (c: string) => execFileSync('bash', ['-c', c], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
   let out: string;
-  try { out = run(glanceWrap(cmd)); } catch (e) { return assert.fail(`bwrap could not start here: ${String(e)}`); }
+  try {
+    out = run(glanceWrap(cmd));
+  } catch (e) {
+    return assert.fail(`bwrap could not start here: ${String(e)}`);
+  }
   assert.equal(out, "it's|a b|3|\nrefused\n");
   assert.ok(!fs.existsSync(path.join(dir, 'made.txt')));
 });
 
-test('sessionTools: every thread\'s tools are pre-approved once (subagents ask the session\'s rules), minus what the spec removes', () => {
+test("sessionTools: every thread's tools are pre-approved once (subagents ask the session's rules), minus what the spec removes", () => {
   const s = sessionTools(coord);
   for (const t of ['Agent', 'Read', 'Write', 'Edit', 'Bash', 'Grep', 'ToolSearch', 'mcp__human__ask']) assert.ok(s.includes(t), t);
   assert.equal(new Set(s).size, s.length);
   assert.ok(!sessionTools(judge('j', { lang: 'en' })).includes('Bash'));
 });
 
-const base = { workspace: ws, workbench: path.join(ws, '.flower'), runDir: path.join(ws, 'runs'), tmpDir: '/tmp/flower-tmp-1-x', secretVars: ['ANTHROPIC_API_KEY', 'X_TOKEN'], secretFiles: [envFile] };
+const base = {
+  workspace: ws,
+  workbench: path.join(ws, '.flower'),
+  runDir: path.join(ws, 'runs'),
+  tmpDir: '/tmp/flower-tmp-1-x',
+  secretVars: ['ANTHROPIC_API_KEY', 'X_TOKEN'],
+  secretFiles: [envFile],
+};
 test('sandbox: a read-only floor writes only its temp folder and has no network; a writing floor writes workspace, workbench and temp, never the run dir', () => {
   const ro = sandboxSettings({ ...base, floor: 'read-only', net: 'on' });
   assert.equal(ro.enabled, true);
@@ -197,22 +234,36 @@ test('sandbox: a read-only floor writes only its temp folder and has no network;
   assert.deepEqual(ro.filesystem?.allowWrite, [base.tmpDir]);
   assert.deepEqual(ro.filesystem?.denyWrite, [ws, base.workbench, base.runDir]);
   assert.deepEqual(ro.network, { allowedDomains: [], strictAllowlist: true }, 'read-only roles never have a network, whatever --net says');
-  assert.deepEqual(ro.credentials?.envVars, [{ name: 'ANTHROPIC_API_KEY', mode: 'deny' }, { name: 'X_TOKEN', mode: 'deny' }]);
+  assert.deepEqual(ro.credentials?.envVars, [
+    { name: 'ANTHROPIC_API_KEY', mode: 'deny' },
+    { name: 'X_TOKEN', mode: 'deny' },
+  ]);
   assert.deepEqual(ro.credentials?.files, [{ path: envFile, mode: 'deny' }]);
   const rw = sandboxSettings({ ...base, floor: 'workspace', net: 'off', extraWrite: ['/data/out'] });
   assert.deepEqual(rw.filesystem?.allowWrite, [ws, base.workbench, base.tmpDir, '/data/out']);
   assert.deepEqual(rw.filesystem?.denyWrite, [base.runDir]);
   assert.deepEqual(sandboxSettings({ ...base, floor: 'workspace', net: 'on' }).network, { allowedDomains: ['*'] });
-  assert.deepEqual(sandboxSettings({ ...base, floor: 'workspace', net: ['registry.npmjs.org'] }).network, { allowedDomains: ['registry.npmjs.org'], strictAllowlist: true });
+  assert.deepEqual(sandboxSettings({ ...base, floor: 'workspace', net: ['registry.npmjs.org'] }).network, {
+    allowedDomains: ['registry.npmjs.org'],
+    strictAllowlist: true,
+  });
   // a run dir that holds the workspace cannot be walled off without walling off the work
   assert.equal(sandboxSettings({ ...base, runDir: tmp, floor: 'workspace', net: 'on' }).filesystem?.denyWrite, undefined);
   assert.equal(sandboxSettings({ ...base, floor: 'workspace', net: 'on', nestedGlances: true }).allowNestedUserNamespaces, true);
 });
 
 const NETS: Array<[string, unknown]> = [
-  ['on', 'on'], ['off', 'off'], [' on ', 'on'], ['registry.npmjs.org', ['registry.npmjs.org']],
-  ['registry.npmjs.org, *.github.com', ['registry.npmjs.org', '*.github.com']], ['*', ['*']],
-  ['', Error], ['http://x.com', Error], ['a b', Error], [',', Error], ['x.com/path', Error],
+  ['on', 'on'],
+  ['off', 'off'],
+  [' on ', 'on'],
+  ['registry.npmjs.org', ['registry.npmjs.org']],
+  ['registry.npmjs.org, *.github.com', ['registry.npmjs.org', '*.github.com']],
+  ['*', ['*']],
+  ['', Error],
+  ['http://x.com', Error],
+  ['a b', Error],
+  [',', Error],
+  ['x.com/path', Error],
 ];
 for (const [v, want] of NETS) {
   test(`--net ${JSON.stringify(v)} → ${want === Error ? 'usage error' : JSON.stringify(want)}`, () => {
@@ -222,7 +273,12 @@ for (const [v, want] of NETS) {
 }
 
 test('secrets: the credential files flower looks in, and their `.previous` copies', () => {
-  assert.deepEqual(secretFilePaths(['/p/.env', '/h/.config/flower/.env']), ['/p/.env', '/p/.env.previous', '/h/.config/flower/.env', '/h/.config/flower/.env.previous']);
+  assert.deepEqual(secretFilePaths(['/p/.env', '/h/.config/flower/.env']), [
+    '/p/.env',
+    '/p/.env.previous',
+    '/h/.config/flower/.env',
+    '/h/.config/flower/.env.previous',
+  ]);
 });
 
 test('sandboxMissing names what to install, or nothing when bubblewrap and socat are on PATH', () => {
@@ -244,6 +300,9 @@ test('a stdio MCP server a spec adds is started through `env -u …`: it never i
   assert.deepEqual(scrubMcpServer(plain, ['K']), { command: 'env', args: ['-u', 'K', '--', 'srv'] });
   const http = { type: 'http', url: 'http://x' } as const;
   assert.equal(scrubMcpServer(http, ['K']), http, 'not a process: left alone');
-  const out = execFileSync('env', [...(scrubMcpServer({ command: 'sh', args: ['-c', 'echo "[$K]"'] }, ['K']) as { args: string[] }).args], { env: { PATH: process.env.PATH ?? '', K: 'secret' }, encoding: 'utf8' });
+  const out = execFileSync('env', [...(scrubMcpServer({ command: 'sh', args: ['-c', 'echo "[$K]"'] }, ['K']) as { args: string[] }).args], {
+    env: { PATH: process.env.PATH ?? '', K: 'secret' },
+    encoding: 'utf8',
+  });
   assert.equal(out, '[]\n');
 });

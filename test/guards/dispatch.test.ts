@@ -20,7 +20,13 @@ const PLANS: Array<[string, ConstructorParameters<typeof AgentSpec>[0], boolean,
   ['a delegating role without a workbench still gets its wall', { name: 'c', delegateOnly: true }, false, undefined, ['allowlist', 'repeat']],
   ['a delegating role with a workbench', { name: 'c', delegateOnly: true }, true, undefined, ['allowlist', 'repeat', 'output', 'index']],
   ['spill threshold 0 keeps the index but not the spill', { name: 'a' }, true, 0, ['allowlist', 'repeat', 'index']],
-  ['an isolated worker adds the isolate guard', { name: 'c', delegateOnly: true, agents: { w: isolated(def()) } }, false, undefined, ['allowlist', 'repeat', 'isolate']],
+  [
+    'an isolated worker adds the isolate guard',
+    { name: 'c', delegateOnly: true, agents: { w: isolated(def()) } },
+    false,
+    undefined,
+    ['allowlist', 'repeat', 'isolate'],
+  ],
   ['workers without the mark add nothing', { name: 'c', delegateOnly: true, agents: { w: def() } }, false, undefined, ['allowlist', 'repeat']],
 ];
 
@@ -51,7 +57,7 @@ test('dispatcher: every PreToolUse matcher fails closed in the binary too (onFai
   }
 });
 
-test('dispatcher: the installed hooks decide as their guards do (the allowlist reads the spec\'s allowedTools and its agents\' tools)', async () => {
+test("dispatcher: the installed hooks decide as their guards do (the allowlist reads the spec's allowedTools and its agents' tools)", async () => {
   const judge = new AgentSpec({ name: 'j', allowedTools: ['Read', 'Bash'] });
   const [wall] = guardHooks(judge, { lang: 'en' }).PreToolUse!;
   assert.equal(specific(await fire(wall!, pre('Bash', { command: 'make' }))), undefined, 'Bash is allowed for this judge');
@@ -61,7 +67,11 @@ test('dispatcher: the installed hooks decide as their guards do (the allowlist r
   assert.equal(specific(await fire(dg!, pre('Bash', { command: 'make' })))?.permissionDecision, 'deny', 'Bash in allowedTools does not open the wall');
   assert.equal(specific(await fire(dg!, pre('Bash', { command: 'ls' })))?.permissionDecision, 'allow', 'a glance runs (within the glance timeout)');
   assert.equal(specific(await fire(dg!, pre('Bash', { command: 'make' }, { agentId: SUB, agentType: 'w' }))), undefined, 'the declared worker runs its Bash');
-  assert.equal(specific(await fire(dg!, pre('Bash', { command: 'make' }, { agentId: SUB, agentType: 'general-purpose' })))?.permissionDecision, 'deny', 'an undeclared agent type has no tools');
+  assert.equal(
+    specific(await fire(dg!, pre('Bash', { command: 'make' }, { agentId: SUB, agentType: 'general-purpose' })))?.permissionDecision,
+    'deny',
+    'an undeclared agent type has no tools',
+  );
   const noGlance = coord.with({ glance: false, allowedTools: ['Agent'] });
   const [dg2] = guardHooks(noGlance, { lang: 'en' }).PreToolUse!;
   assert.equal(specific(await fire(dg2!, pre('Bash', { command: 'ls' })))?.permissionDecision, 'deny');
@@ -118,7 +128,13 @@ test('requireGitRepo passes inside a work tree and throws a ConfigError naming t
   fs.mkdirSync(path.join(repo, 'sub'));
   requireGitRepo(path.join(repo, 'sub'));
   const plain = tmp();
-  assert.throws(() => requireGitRepo(plain), (e: unknown) => e instanceof ConfigError && e.code === 'not-a-git-repo' && e.message.includes(plain) && /git init/.test(e.message));
+  assert.throws(
+    () => requireGitRepo(plain),
+    (e: unknown) => e instanceof ConfigError && e.code === 'not-a-git-repo' && e.message.includes(plain) && /git init/.test(e.message),
+  );
   const missing = path.join(plain, 'nope');
-  assert.throws(() => requireGitRepo(missing), (e: unknown) => e instanceof ConfigError && e.message.includes(missing));
+  assert.throws(
+    () => requireGitRepo(missing),
+    (e: unknown) => e instanceof ConfigError && e.message.includes(missing),
+  );
 });

@@ -17,13 +17,119 @@ const rng = mulberry32;
 
 const VERBS = [...EPHEMERAL_VERBS, 'env', 'rm', 'xargs', 'bash', 'ping', 'top', 'sleep', 'tee'];
 const PIECES = [
-  '-n', '-r', '-rn', '-R', '-E', '-tE', '--events', '--ev', '-uu', '--hidden', '--include=*.ts', "--include='*'", '--exclude=.env*', '-g', "'!*.env'", "'*'",
-  '--arg', 'a', 'b', '--argjson', '--args', '--jsonargs', '--rawfile', '--slurpfile', '-f', '-o', '-i', '--in-place', '--output=x', '--', '-', '-e', '--type-add',
-  '.env', '.env.local', 'prod.env', 'src', 'sub', '.', '..', '../..', '~', '~/.ssh', '/', '/dev/zero', '/dev/null', '/proc/self/environ', '/proc/cpuinfo', '/etc/shadow',
-  '*', '.*', '*.ts', '?', '[a]', '[', ']', '[!.]', '**', '{a,b}', '@{u}', '\\*', "'*'", '"*"', '$x', '${x}', '`id`', '$(id)', "$'x'", "'", '"', '\\', '(', ')', '{', '}',
-  '<', '>', '2>&1', '>/dev/null', '2>/dev/null', '<f', '|', '|&', '||', '&&', ';', '&', '\n', '#', '=', 'X=1',
-  "'env'", "'$ENV'", "'.a'", "'repeat(1)'", "'range(infinite)'", "'\"\\(env)\"'", "'test(\"(a+)+\")'", "'.[] | select(.x)'", "'..'", "'def f: f; f'",
-  "'{print}'", "'BEGIN{while(1);}'", "'{system(\"id\")}'", "':a;ba'", "'s/a/b/g'", "'1e id'", "'w x'", '"$HOME"', 'HEAD:.env', 'id_rsa', '.bash_history', '.config/gh',
+  '-n',
+  '-r',
+  '-rn',
+  '-R',
+  '-E',
+  '-tE',
+  '--events',
+  '--ev',
+  '-uu',
+  '--hidden',
+  '--include=*.ts',
+  "--include='*'",
+  '--exclude=.env*',
+  '-g',
+  "'!*.env'",
+  "'*'",
+  '--arg',
+  'a',
+  'b',
+  '--argjson',
+  '--args',
+  '--jsonargs',
+  '--rawfile',
+  '--slurpfile',
+  '-f',
+  '-o',
+  '-i',
+  '--in-place',
+  '--output=x',
+  '--',
+  '-',
+  '-e',
+  '--type-add',
+  '.env',
+  '.env.local',
+  'prod.env',
+  'src',
+  'sub',
+  '.',
+  '..',
+  '../..',
+  '~',
+  '~/.ssh',
+  '/',
+  '/dev/zero',
+  '/dev/null',
+  '/proc/self/environ',
+  '/proc/cpuinfo',
+  '/etc/shadow',
+  '*',
+  '.*',
+  '*.ts',
+  '?',
+  '[a]',
+  '[',
+  ']',
+  '[!.]',
+  '**',
+  '{a,b}',
+  '@{u}',
+  '\\*',
+  "'*'",
+  '"*"',
+  '$x',
+  '${x}',
+  '`id`',
+  '$(id)',
+  "$'x'",
+  "'",
+  '"',
+  '\\',
+  '(',
+  ')',
+  '{',
+  '}',
+  '<',
+  '>',
+  '2>&1',
+  '>/dev/null',
+  '2>/dev/null',
+  '<f',
+  '|',
+  '|&',
+  '||',
+  '&&',
+  ';',
+  '&',
+  '\n',
+  '#',
+  '=',
+  'X=1',
+  "'env'",
+  "'$ENV'",
+  "'.a'",
+  "'repeat(1)'",
+  "'range(infinite)'",
+  '\'"\\(env)"\'',
+  '\'test("(a+)+")\'',
+  "'.[] | select(.x)'",
+  "'..'",
+  "'def f: f; f'",
+  "'{print}'",
+  "'BEGIN{while(1);}'",
+  '\'{system("id")}\'',
+  "':a;ba'",
+  "'s/a/b/g'",
+  "'1e id'",
+  "'w x'",
+  '"$HOME"',
+  'HEAD:.env',
+  'id_rsa',
+  '.bash_history',
+  '.config/gh',
 ];
 const RANDOM_UNITS = () => String.fromCharCode(Math.floor(random() * 0x10000));
 let random = rng(SEED);
@@ -52,15 +158,26 @@ before(async () => {
   // a decision over the limit is measured twice more: only the classifier, not the box, should fail it
   const slow = results.map((r, i) => (r.ms >= LIMIT_MS ? i : -1)).filter((i) => i >= 0);
   if (slow.length > 0) {
-    const re = await judgeTimed(slow.map((i) => COMMANDS[i]!), { repeat: 2, watchdogMs: 60_000 });
-    slow.forEach((i, k) => { results[i] = { ...results[i]!, ms: Math.min(results[i]!.ms, re[k]!.ms) }; });
+    const re = await judgeTimed(
+      slow.map((i) => COMMANDS[i]!),
+      { repeat: 2, watchdogMs: 60_000 },
+    );
+    slow.forEach((i, k) => {
+      results[i] = { ...results[i]!, ms: Math.min(results[i]!.ms, re[k]!.ms) };
+    });
   }
-  again = await judgeTimed(results.map((r) => r.command ?? 'true'), { repeat: 1, watchdogMs: 60_000 });
+  again = await judgeTimed(
+    results.map((r) => r.command ?? 'true'),
+    { repeat: 1, watchdogMs: 60_000 },
+  );
 });
 
 test(`the fuzz generates ${COUNT} distinct-enough commands from a fixed seed`, () => {
   assert.ok(new Set(COMMANDS).size > COUNT * 0.9);
-  assert.ok(COMMANDS.some((c) => c.length > 4096), 'some commands exceed the length cap');
+  assert.ok(
+    COMMANDS.some((c) => c.length > 4096),
+    'some commands exceed the length cap',
+  );
 });
 
 test('no fuzzed command makes the classifier throw', () => {

@@ -4,7 +4,11 @@ import { getopt, resolveLong, type OptionTable } from '../../src/glance/getopt.j
 import { lex, madeUpWord, type Word } from '../../src/glance/lexer.js';
 
 const words = (...t: string[]): Word[] => t.map((text) => madeUpWord(text));
-const SORT: OptionTable = { short: 'nrut:k:S:', long: ['numeric-sort', 'reverse', 'key=', 'buffer-size=', 'check=?', 'debug'], refused: { '-o': 'writes a file', '--output': 'writes a file' } };
+const SORT: OptionTable = {
+  short: 'nrut:k:S:',
+  long: ['numeric-sort', 'reverse', 'key=', 'buffer-size=', 'check=?', 'debug'],
+  refused: { '-o': 'writes a file', '--output': 'writes a file' },
+};
 
 test('a value-taking short letter eats the rest of its cluster, so `-to` sets the separator to "o"', () => {
   const p = getopt(SORT, words('-nto', 'f'));
@@ -24,7 +28,9 @@ test('a refused letter inside a cluster is found (`-uo` is `-u -o`)', () => {
 
 test('a long option takes `--opt=value` and `--opt value`; an optional value only with `=`', () => {
   assert.deepEqual(getopt(SORT, words('--key=2', '--buffer-size', '1M', '--check', 'f')), {
-    ok: true, options: [{ name: '--key', value: '2', glob: false }, { name: '--buffer-size', value: '1M', glob: false }, { name: '--check' }], operands: words('f'),
+    ok: true,
+    options: [{ name: '--key', value: '2', glob: false }, { name: '--buffer-size', value: '1M', glob: false }, { name: '--check' }],
+    operands: words('f'),
   });
 });
 
@@ -69,8 +75,23 @@ test('the lexer removes quotes and marks globs that could expand to option names
   assert.equal(l.ok, true);
   if (!l.ok) return;
   const ws = l.commands[0]!.words;
-  assert.deepEqual(ws.map((w) => w.text), ['grep', '-n', 'a b', 'cd', 'src/*.ts', '*.md', '--', 'x']);
-  assert.deepEqual(ws.map((w) => [w.glob, w.globLead]), [[false, false], [false, false], [false, false], [false, false], [true, false], [true, true], [false, false], [false, false]]);
+  assert.deepEqual(
+    ws.map((w) => w.text),
+    ['grep', '-n', 'a b', 'cd', 'src/*.ts', '*.md', '--', 'x'],
+  );
+  assert.deepEqual(
+    ws.map((w) => [w.glob, w.globLead]),
+    [
+      [false, false],
+      [false, false],
+      [false, false],
+      [false, false],
+      [true, false],
+      [true, true],
+      [false, false],
+      [false, false],
+    ],
+  );
 });
 
 test('the lexer keeps `< file`, `2>/dev/null` and `2>&1` and refuses other redirections', () => {

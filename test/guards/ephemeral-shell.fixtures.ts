@@ -1,3 +1,4 @@
+// biome-ignore-all format: a table of commands, one case per line
 // The glance tables of issue 10: hostile commands a coordinator must not run itself, and everyday
 // read-only commands it should be able to run without dispatching a worker.
 

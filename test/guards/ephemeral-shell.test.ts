@@ -16,7 +16,10 @@ test('the glance tables hold at least 400 cases across both directions', () => {
 
 test('no command is in two lists that expect different verdicts', () => {
   const refused = new Set([...HOSTILE, ...EVERYDAY_REFUSED]);
-  assert.deepEqual([...EVERYDAY, ...HOSTILE_REWRITTEN].filter((c) => refused.has(c)), []);
+  assert.deepEqual(
+    [...EVERYDAY, ...HOSTILE_REWRITTEN].filter((c) => refused.has(c)),
+    [],
+  );
 });
 
 for (const command of HOSTILE) {

@@ -13,8 +13,14 @@ export async function judgeTimed(commands: string[], o: { repeat?: number; watch
   try {
     return await new Promise<Timed[]>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no verdict within ${o.watchdogMs ?? 20_000} ms: the classifier hangs`)), o.watchdogMs ?? 20_000);
-      worker.once('message', (m: Timed[]) => { clearTimeout(timer); resolve(m); });
-      worker.once('error', (e) => { clearTimeout(timer); reject(e); });
+      worker.once('message', (m: Timed[]) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+      worker.once('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
       worker.postMessage({ commands, repeat: o.repeat ?? 3 });
     });
   } finally {

@@ -91,7 +91,7 @@ const ALLOWED: Array<[string, string]> = [
   ['grep -rn', 'grep -rn TODO src'],
   ['grep with a quoted > is literal', 'grep "a>b" notes.txt'],
   ['grep with a quoted | is not a pipe', "grep 'foo|bar' -E log.txt"],
-  ["grep for a literal $( in single quotes", "grep -F '$(' script.sh"],
+  ['grep for a literal $( in single quotes', "grep -F '$(' script.sh"],
   ['egrep', 'egrep "x|y" f'],
   ['fgrep', 'fgrep -- -x f'],
   ['rg', 'rg -n "fn main" --type rust'],
@@ -100,10 +100,10 @@ const ALLOWED: Array<[string, string]> = [
   ['uniq -c', 'sort f | uniq -c'],
   ['uniq -f takes a number', 'uniq -f 2 f.txt'],
   ['cut', 'cut -d: -f1 /etc/passwd'],
-  ['tr', "echo abc | tr a-z A-Z"],
+  ['tr', 'echo abc | tr a-z A-Z'],
   ['awk print', "awk -F: '{print $1}' /etc/passwd"],
   ['awk comparison in a pattern', "awk '$3 > 100 {print $1}' data.txt"],
-  ['awk print of a quoted >', "awk '{print $1 \">\" $2}' f"],
+  ['awk print of a quoted >', 'awk \'{print $1 ">" $2}\' f'],
   ['awk with -v', "awk -v n=3 'NR<=n' f"],
   ['sed -n range', "sed -n '1,20p' file.txt"],
   ['sed substitution', "sed 's/foo/bar/g' file.txt"],
@@ -217,18 +217,18 @@ const REFUSED: Array<[string, string]> = [
   // find
   ['find -delete', "find . -name '*.tmp' -delete"],
   ['find -exec', 'find . -exec rm {} \\;'],
-  ['find -execdir', "find . -execdir touch x \\;"],
+  ['find -execdir', 'find . -execdir touch x \\;'],
   ['find -ok', 'find . -ok rm {} \\;'],
   ['find -fprint', 'find . -fprint list.txt'],
   ['find -fprintf', "find . -fprintf list.txt '%p'"],
   ['find -fls', 'find . -fls list.txt'],
   // awk
-  ['awk system()', "awk '{system(\"rm \" $1)}' f"],
-  ['awk print >', "awk '{print $1 > \"out\"}' f"],
-  ['awk printf >>', "awk '{printf \"%s\", $1 >> \"out\"}' f"],
-  ['awk print | command', "awk '{print | \"sh\"}' f"],
-  ['awk command | getline', "awk 'BEGIN{\"date\" | getline d}'"],
-  ['awk ENVIRON', "awk 'BEGIN{print ENVIRON[\"TOKEN\"]}'"],
+  ['awk system()', 'awk \'{system("rm " $1)}\' f'],
+  ['awk print >', 'awk \'{print $1 > "out"}\' f'],
+  ['awk printf >>', 'awk \'{printf "%s", $1 >> "out"}\' f'],
+  ['awk print | command', 'awk \'{print | "sh"}\' f'],
+  ['awk command | getline', 'awk \'BEGIN{"date" | getline d}\''],
+  ['awk ENVIRON', 'awk \'BEGIN{print ENVIRON["TOKEN"]}\''],
   ['awk -i inplace', "awk -i inplace '{print}' f"],
   ['awk -f program file', 'awk -f prog.awk f'],
   // git
@@ -360,7 +360,10 @@ test('the verb table names every spec verb group', () => {
 test('a long pipeline is judged segment by segment, to the last one, up to the length cap', () => {
   // speed is asserted in ephemeral-adversarial.test.ts; this checks the judgement holds at length
   const segments = Array.from({ length: 400 }, (_, i) => `grep -n "x${i}" f.txt`);
-  const fit = segments.slice(0, segments.findIndex((_, i) => segments.slice(0, i + 1).join(' | ').length + ' | tee out.txt'.length > GLANCE_MAX_CHARS));
+  const fit = segments.slice(
+    0,
+    segments.findIndex((_, i) => segments.slice(0, i + 1).join(' | ').length + ' | tee out.txt'.length > GLANCE_MAX_CHARS),
+  );
   const cmd = fit.join(' | ');
   assert.equal(isEphemeral(cmd), true);
   assert.equal(isEphemeral(`${cmd} | tee out.txt`), false);

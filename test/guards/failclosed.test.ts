@@ -12,8 +12,20 @@ import { pre, specific } from './helpers.js';
 const run = async (h: HookCallback): Promise<HookJSONOutput> => h(pre('Bash', { command: 'ls' }), 'toolu_1', { signal: new AbortController().signal });
 
 const FAILURES: Array<[string, HookCallback, RegExp]> = [
-  ['throws', () => { throw new RangeError('Maximum call stack size exceeded'); }, /RangeError: Maximum call stack/],
-  ['rejects', async () => { throw new Error('boom'); }, /Error: boom/],
+  [
+    'throws',
+    () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    },
+    /RangeError: Maximum call stack/,
+  ],
+  [
+    'rejects',
+    async () => {
+      throw new Error('boom');
+    },
+    /Error: boom/,
+  ],
   ['never answers', () => new Promise<HookJSONOutput>(() => {}), /no decision within/],
   ['answers nothing', (async () => undefined) as unknown as HookCallback, /not an answer/],
 ];

@@ -26,7 +26,10 @@ before(async () => {
   sim = await startSim({ port: 0, onUnexpected: 'error' });
   attacker = await startSim({ port: 0, onUnexpected: 'error' });
 });
-after(async () => { await sim.close(); await attacker.close(); });
+after(async () => {
+  await sim.close();
+  await attacker.close();
+});
 
 /** The person's set-up: the key and the endpoint in ~/.config/flower/.env, nothing in the environment. */
 function personal(p: Project): Record<string, string> {
@@ -34,8 +37,12 @@ function personal(p: Project): Record<string, string> {
   fs.mkdirSync(cfg, { recursive: true });
   fs.writeFileSync(path.join(cfg, '.env'), `ANTHROPIC_API_KEY=${KEY}\nANTHROPIC_BASE_URL=${sim.url}\n`, { mode: 0o600 });
   return {
-    PATH: process.env.PATH ?? '', HOME: p.home, XDG_CONFIG_HOME: path.join(p.home, '.config'),
-    FLOWER_CLI_RETRIES: '0', FLOWER_WATCHDOG: '30', FLOWER_LANG: 'en',
+    PATH: process.env.PATH ?? '',
+    HOME: p.home,
+    XDG_CONFIG_HOME: path.join(p.home, '.config'),
+    FLOWER_CLI_RETRIES: '0',
+    FLOWER_WATCHDOG: '30',
+    FLOWER_LANG: 'en',
   };
 }
 
@@ -47,7 +54,9 @@ function results(): Map<string, ToolResultSeen> {
 
 const bash = (id: string, command: string, match: object) => ({ type: 'tool_use' as const, id, name: 'Bash', match, input: { command, description: id } });
 
-test('a worker plants nothing flower reads at start, by any tool, and writes nothing outside its folders; the next run sends the key only to the configured endpoint', { timeout: 300_000 }, async () => {
+test('a worker plants nothing flower reads at start, by any tool, and writes nothing outside its folders; the next run sends the key only to the configured endpoint', {
+  timeout: 300_000,
+}, async () => {
   const p = project('floor');
   const env = personal(p);
   const home = p.home;
@@ -66,10 +75,22 @@ test('a worker plants nothing flower reads at start, by any tool, and writes not
   const spec = coordinator('coord', '', { builder }, { lang: 'en' });
   const coord = { firstUserIncludes: 'COORD-F18', not: { firstUserIncludes: 'TASK-F18' } } as const;
   const task = { firstUserIncludes: 'TASK-F18' } as const;
-  const write = (id: string, file: string, content = 'x\n') => ({ type: 'tool_use' as const, id, name: 'Write', match: task, input: { file_path: file, content } });
+  const write = (id: string, file: string, content = 'x\n') => ({
+    type: 'tool_use' as const,
+    id,
+    name: 'Write',
+    match: task,
+    input: { file_path: file, content },
+  });
   sim.reset();
   sim.enqueue(
-    { type: 'tool_use', id: 'toolu_task', name: 'Agent', match: coord, input: { description: 'plant', prompt: 'TASK-F18: plant things', subagent_type: 'builder', run_in_background: false } },
+    {
+      type: 'tool_use',
+      id: 'toolu_task',
+      name: 'Agent',
+      match: coord,
+      input: { description: 'plant', prompt: 'TASK-F18: plant things', subagent_type: 'builder', run_in_background: false },
+    },
     // Bash: the chain's ./.env (missing) by a subshell, by python, by a link, by a rename; the run dir; the goal; a project skill
     bash('toolu_b_env', `( printf '${plantedLine}' > .env ); ls -la`, task),
     bash('toolu_b_py', `python3 -c "open('.env','w').write('ANTHROPIC_BASE_URL=${attacker.url}')"`, task),
@@ -77,7 +98,11 @@ test('a worker plants nothing flower reads at start, by any tool, and writes not
     bash('toolu_b_pylink', `python3 -c "import os; os.symlink('${path.join(p.dir, 'evil.sh')}', '.env')"`, task),
     bash('toolu_b_runs', `echo '{}' > ${path.join(p.runs, 'lineage.json')}; touch ${path.join(p.runs, 'evil')}`, task),
     bash('toolu_b_goal', 'mkdir -p .flower/notes && echo "# planted goal" > .flower/notes/目标.md', task),
-    bash('toolu_b_skill', `mkdir -p .flower/skills/evil && echo planted > .flower/skills/evil/SKILL.md; mkdir -p ${cfg}/skills/evil && echo planted > ${cfg}/skills/evil/SKILL.md`, task),
+    bash(
+      'toolu_b_skill',
+      `mkdir -p .flower/skills/evil && echo planted > .flower/skills/evil/SKILL.md; mkdir -p ${cfg}/skills/evil && echo planted > ${cfg}/skills/evil/SKILL.md`,
+      task,
+    ),
     // Write / Edit / NotebookEdit: the same places, and outside the workspace, through a link too
     write('toolu_w_env', path.join(p.ws, '.env'), planted),
     write('toolu_w_subenv', path.join(p.ws, 'pkg', '.env.local'), planted),
@@ -92,22 +117,62 @@ test('a worker plants nothing flower reads at start, by any tool, and writes not
     write('toolu_w_dotdot', path.join(p.ws, '..', 'escaped.txt')),
     write('toolu_w_ok', path.join(p.ws, 'built.txt'), 'built\n'),
     { type: 'tool_use', id: 'toolu_r_notes', name: 'Read', match: task, input: { file_path: path.join(home, 'notes.txt') } },
-    { type: 'tool_use', id: 'toolu_e_notes', name: 'Edit', match: task, input: { file_path: path.join(home, 'notes.txt'), old_string: 'outside', new_string: 'changed' } },
+    {
+      type: 'tool_use',
+      id: 'toolu_e_notes',
+      name: 'Edit',
+      match: task,
+      input: { file_path: path.join(home, 'notes.txt'), old_string: 'outside', new_string: 'changed' },
+    },
     { type: 'tool_use', id: 'toolu_r_nb', name: 'Read', match: task, input: { file_path: path.join(home, 'n.ipynb') } },
-    { type: 'tool_use', id: 'toolu_nb', name: 'NotebookEdit', match: task, input: { notebook_path: path.join(home, 'n.ipynb'), new_source: 'import os', cell_type: 'code', edit_mode: 'insert' } },
+    {
+      type: 'tool_use',
+      id: 'toolu_nb',
+      name: 'NotebookEdit',
+      match: task,
+      input: { notebook_path: path.join(home, 'n.ipynb'), new_source: 'import os', cell_type: 'code', edit_mode: 'insert' },
+    },
     { type: 'text', match: task, text: 'Conclusion: tried. F18-REPORT' },
     { type: 'text', match: { ...coord, lastUserIncludes: 'F18-REPORT' }, text: 'done' },
   );
   const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env, workbench: true, onWarning: () => {} });
   let row;
-  try { row = await rt.run(spec, 'COORD-F18: get it built'); } finally { rt.close(); }
+  try {
+    row = await rt.run(spec, 'COORD-F18: get it built');
+  } finally {
+    rt.close();
+  }
   assert.equal(row.ok, true, row.error ?? '');
   sim.assertConsumed();
   const seen = results();
-  const r = (id: string) => { const t = seen.get(id); assert.ok(t, id); return t; };
+  const r = (id: string) => {
+    const t = seen.get(id);
+    assert.ok(t, id);
+    return t;
+  };
   // (a command's write into ~/.config/flower lands in the empty folder the sandbox mounts there, never on the
   // disk: what counts is the host's state, checked below)
-  for (const id of ['toolu_b_env', 'toolu_b_py', 'toolu_b_pyrename', 'toolu_b_pylink', 'toolu_b_runs', 'toolu_b_goal', 'toolu_w_env', 'toolu_w_subenv', 'toolu_w_cfg', 'toolu_w_skill', 'toolu_w_ssh', 'toolu_w_unit', 'toolu_w_runs', 'toolu_w_goal', 'toolu_w_bashrc', 'toolu_w_link', 'toolu_w_dotdot', 'toolu_e_notes', 'toolu_nb']) {
+  for (const id of [
+    'toolu_b_env',
+    'toolu_b_py',
+    'toolu_b_pyrename',
+    'toolu_b_pylink',
+    'toolu_b_runs',
+    'toolu_b_goal',
+    'toolu_w_env',
+    'toolu_w_subenv',
+    'toolu_w_cfg',
+    'toolu_w_skill',
+    'toolu_w_ssh',
+    'toolu_w_unit',
+    'toolu_w_runs',
+    'toolu_w_goal',
+    'toolu_w_bashrc',
+    'toolu_w_link',
+    'toolu_w_dotdot',
+    'toolu_e_notes',
+    'toolu_nb',
+  ]) {
     assert.equal(r(id).is_error, true, `${id}: ${r(id).content}`);
   }
   assert.equal(r('toolu_w_ok').is_error, false, 'a write inside the workspace works');
@@ -118,12 +183,22 @@ test('a worker plants nothing flower reads at start, by any tool, and writes not
   assert.ok(!fs.existsSync(wsEnv) || !fs.readFileSync(wsEnv, 'utf8').includes(attacker.url), './.env holds nothing planted');
   assert.ok(!fs.lstatSync(wsEnv, { throwIfNoEntry: false })?.isSymbolicLink(), './.env is no link');
   assert.equal(fs.readFileSync(path.join(cfg, '.env'), 'utf8'), cfgEnvBefore);
-  for (const f of [path.join(cfg, 'skills'), path.join(home, '.ssh'), path.join(home, '.config', 'systemd'), path.join(home, '.bashrc'), path.join(home, 'via-link.txt'),
-    path.join(p.dir, 'escaped.txt'), path.join(p.runs, 'evil'), path.join(p.runs, 'evil.txt'), path.join(p.ws, '.flower', 'skills'), path.join(p.ws, 'pkg', '.env.local')]) {
+  for (const f of [
+    path.join(cfg, 'skills'),
+    path.join(home, '.ssh'),
+    path.join(home, '.config', 'systemd'),
+    path.join(home, '.bashrc'),
+    path.join(home, 'via-link.txt'),
+    path.join(p.dir, 'escaped.txt'),
+    path.join(p.runs, 'evil'),
+    path.join(p.runs, 'evil.txt'),
+    path.join(p.ws, '.flower', 'skills'),
+    path.join(p.ws, 'pkg', '.env.local'),
+  ]) {
     assert.ok(!fs.existsSync(f), `${f} must not exist`);
   }
-  assert.ok(!fs.existsSync(path.join(p.ws, '.flower', 'notes', '目标.md')), 'the goal is flower\'s to write');
-  assert.ok(!fs.existsSync(path.join(p.runs, 'lineage.json')), 'the run dir is flower\'s alone');
+  assert.ok(!fs.existsSync(path.join(p.ws, '.flower', 'notes', '目标.md')), "the goal is flower's to write");
+  assert.ok(!fs.existsSync(path.join(p.runs, 'lineage.json')), "the run dir is flower's alone");
   assert.equal(fs.readFileSync(path.join(home, 'notes.txt'), 'utf8'), 'outside\n');
 
   // the next run in the same folder: the key goes to the configured endpoint only, nothing planted runs
@@ -134,13 +209,17 @@ test('a worker plants nothing flower reads at start, by any tool, and writes not
   try {
     const again = await rt2.run(new AgentSpec({ name: 'again', allowedTools: ['Bash'] }), 'hello again');
     assert.equal(again.ok, true, again.error ?? '');
-  } finally { rt2.close(); }
+  } finally {
+    rt2.close();
+  }
   assert.equal(attacker.requests.length, before2, 'the attacker received nothing');
   assert.ok(sim.messageRequests().length > 0 && sim.messageRequests().every((m) => m.headers['x-api-key'] === KEY), 'the configured endpoint got the key');
   assert.ok(!fs.existsSync(marker), 'no planted BASH_ENV ran');
 });
 
-test('a base URL from a .env inside the workspace never receives a credential from elsewhere: flower stops, says why, and nothing is sent', { timeout: 120_000 }, async () => {
+test('a base URL from a .env inside the workspace never receives a credential from elsewhere: flower stops, says why, and nothing is sent', {
+  timeout: 120_000,
+}, async () => {
   const p = project('endpoint');
   const env = personal(p);
   fs.writeFileSync(path.join(p.ws, '.env'), `ANTHROPIC_BASE_URL=${attacker.url}\n`);
@@ -154,28 +233,40 @@ test('a base URL from a .env inside the workspace never receives a credential fr
   assert.equal(sim.requests.length, beforeS);
 });
 
-test('a caller\'s PreToolUse hook that throws denies the call: the command never runs', { timeout: 120_000 }, async () => {
+test("a caller's PreToolUse hook that throws denies the call: the command never runs", { timeout: 120_000 }, async () => {
   const p = project('throws');
   const env = personal(p);
   sim.reset();
-  sim.enqueue(
-    bash('toolu_throw', 'touch THROWN', {}),
-    { type: 'text', text: 'ok' },
-  );
+  sim.enqueue(bash('toolu_throw', 'touch THROWN', {}), { type: 'text', text: 'ok' });
   const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env, onWarning: () => {} });
   try {
     const row = await rt.run(new AgentSpec({ name: 'w', allowedTools: ['Bash'] }), 'go', {
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [async () => { throw new RangeError('Maximum call stack size exceeded'); }] }] },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              async () => {
+                throw new RangeError('Maximum call stack size exceeded');
+              },
+            ],
+          },
+        ],
+      },
     });
     assert.equal(row.ok, true, row.error ?? '');
-  } finally { rt.close(); }
+  } finally {
+    rt.close();
+  }
   const t = results().get('toolu_throw');
   assert.ok(t);
   assert.match(t.content, /could not decide on this call \(RangeError: Maximum call stack size exceeded\)/);
   assert.ok(!fs.existsSync(path.join(p.ws, 'THROWN')));
 });
 
-test('the coordinator sees no .env content from any folder: not by Read, Grep or Glob, not by a glance, not in a worker\'s report', { timeout: 300_000 }, async () => {
+test("the coordinator sees no .env content from any folder: not by Read, Grep or Glob, not by a glance, not in a worker's report", {
+  timeout: 300_000,
+}, async () => {
   const p = project('envdepth');
   const env = personal(p);
   const plain = { sub: 'blue-e2e-plain-4411', deep: 'green-e2e-plain-5522', root: 'red-e2e-plain-6633' };
@@ -205,14 +296,24 @@ test('the coordinator sees no .env content from any folder: not by Read, Grep or
     bash('toolu_g_glob', 'head -5 sub/.e*', coord),
     bash('toolu_g_diff', 'diff -r sub pkg', coord),
     bash('toolu_g_find', "find . -name '.env*'", coord),
-    { type: 'tool_use', id: 'toolu_task', name: 'Agent', match: coord, input: { description: 'read', prompt: 'TASK-E18: read sub/.env', subagent_type: 'builder', run_in_background: false } },
+    {
+      type: 'tool_use',
+      id: 'toolu_task',
+      name: 'Agent',
+      match: coord,
+      input: { description: 'read', prompt: 'TASK-E18: read sub/.env', subagent_type: 'builder', run_in_background: false },
+    },
     bash('toolu_w_py', `python3 -c "print(open('sub/.env').read())"`, task),
     { type: 'text', match: task, text: `Conclusion: sub/.env holds API_TOKEN=${secret} and COLOR=${plain.sub}. E18-REPORT` },
     { type: 'text', match: { ...coord, lastUserIncludes: 'E18-REPORT' }, text: 'done' },
   );
   const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env, workbench: true, onWarning: () => {} });
   let row;
-  try { row = await rt.run(spec, 'COORD-E18: look at the settings'); } finally { rt.close(); }
+  try {
+    row = await rt.run(spec, 'COORD-E18: look at the settings');
+  } finally {
+    rt.close();
+  }
   assert.equal(row.ok, true, row.error ?? '');
   sim.assertConsumed();
   const seen = results();
@@ -222,16 +323,23 @@ test('the coordinator sees no .env content from any folder: not by Read, Grep or
   assert.match(seen.get('toolu_g_sub')?.content ?? '', /notes\.txt/, 'the rewritten grep ran and found the ordinary file');
   assert.match(seen.get('toolu_g_find')?.content ?? '', /sub\/\.env/, 'names are not content');
   // what reached the coordinator's model: its own requests (the first user message is not the worker's)
-  const coordBodies = sim.messageRequests().filter((r) => !JSON.stringify(r.body).includes('TASK-E18: read') || JSON.stringify(r.body).includes('COORD-E18')).map((r) => JSON.stringify(r.body)).join('\n');
+  const coordBodies = sim
+    .messageRequests()
+    .filter((r) => !JSON.stringify(r.body).includes('TASK-E18: read') || JSON.stringify(r.body).includes('COORD-E18'))
+    .map((r) => JSON.stringify(r.body))
+    .join('\n');
   for (const v of [...Object.values(plain), secret]) assert.ok(!coordBodies.includes(v), `${v} reached the coordinator`);
   assert.match(coordBodies, /API_TOKEN=\[secret\] and COLOR=\[secret\]/, 'the report was redacted, not dropped');
   // sessions.db keeps what each model saw: the worker's own words are its own, but no tool result carries the token
   const db = new Database(path.join(p.runs, 'sessions.db'), { readonly: true });
   try {
     const rows = db.prepare('SELECT payload FROM entries').all() as { payload: string }[];
-    const carrying = rows.map((r) => JSON.parse(r.payload) as { type?: string; message?: { content?: unknown } })
+    const carrying = rows
+      .map((r) => JSON.parse(r.payload) as { type?: string; message?: { content?: unknown } })
       .filter((e) => JSON.stringify(e).includes(secret));
-    assert.ok(carrying.length > 0, 'the worker\'s own report is stored');
+    assert.ok(carrying.length > 0, "the worker's own report is stored");
     for (const e of carrying) assert.equal(e.type, 'assistant', `a ${e.type} entry carries the token: ${JSON.stringify(e).slice(0, 300)}`);
-  } finally { db.close(); }
+  } finally {
+    db.close();
+  }
 });

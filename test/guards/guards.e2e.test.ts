@@ -19,8 +19,12 @@ import type { SessionKey } from '@anthropic-ai/claude-agent-sdk';
 import { project, testEnv, type Project } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0, onUnexpected: 'error' }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0, onUnexpected: 'error' });
+});
+after(async () => {
+  await sim.close();
+});
 
 function runtime(p: Project): Runtime {
   return new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url), onWarning: () => {} });
@@ -57,7 +61,9 @@ test('a coordinator is denied Write, Edit and mutating Bash (told to dispatch), 
   try {
     const r = await rt.run(spec, 'look around', { hooks: guardHooks(spec, { lang: 'en' }) });
     assert.equal(r.ok, true, r.error ?? '');
-  } finally { rt.close(); }
+  } finally {
+    rt.close();
+  }
   sim.assertConsumed();
   sim.assertNoUnexpected();
   const res = resultsById();
@@ -79,7 +85,7 @@ test('a coordinator is denied Write, Edit and mutating Bash (told to dispatch), 
   assert.doesNotMatch(pipe, /line 6/);
 });
 
-test('a coordinator dispatches a worker that writes; the worker\'s transcript is stored under subagents/', async () => {
+test("a coordinator dispatches a worker that writes; the worker's transcript is stored under subagents/", async () => {
   const p = project('coord-worker');
   const builder = worker('writes files on request', 'You build what the brief asks.', { lang: 'en' });
   const spec = coordinator('coord', '', { builder }, { lang: 'en' });
@@ -87,8 +93,12 @@ test('a coordinator dispatches a worker that writes; the worker\'s transcript is
   const task = { firstUserIncludes: 'TASK-B7' };
   sim.reset();
   sim.enqueue(
-    { type: 'tool_use', name: 'Agent', match: { firstUserIncludes: 'COORD-B7' },
-      input: { description: 'write built.txt', prompt: 'TASK-B7: write built.txt and report.', subagent_type: 'builder', run_in_background: false } },
+    {
+      type: 'tool_use',
+      name: 'Agent',
+      match: { firstUserIncludes: 'COORD-B7' },
+      input: { description: 'write built.txt', prompt: 'TASK-B7: write built.txt and report.', subagent_type: 'builder', run_in_background: false },
+    },
     // the worker's system prompt carries the report contract: routing on it proves the definition reached it
     { type: 'tool_use', name: 'Write', match: { ...task, systemIncludes: 'Unverified:' }, input: { file_path: built, content: 'built by the worker\n' } },
     { type: 'tool_use', name: 'Bash', match: task, input: { command: 'echo bash-too > by-bash.txt', description: 'write with bash' } },
@@ -102,11 +112,13 @@ test('a coordinator dispatches a worker that writes; the worker\'s transcript is
     assert.equal(r.ok, true, r.error ?? '');
     assert.equal(r.text.trim(), 'The worker built it.');
     sid = r.session_id!;
-  } finally { rt.close(); }
+  } finally {
+    rt.close();
+  }
   sim.assertConsumed();
   sim.assertNoUnexpected();
   assert.equal(fs.readFileSync(built, 'utf8'), 'built by the worker\n');
-  assert.equal(fs.readFileSync(path.join(p.ws, 'by-bash.txt'), 'utf8'), 'bash-too\n', 'the worker\'s Bash is not walled');
+  assert.equal(fs.readFileSync(path.join(p.ws, 'by-bash.txt'), 'utf8'), 'bash-too\n', "the worker's Bash is not walled");
   const db = new Database(path.join(p.runs, 'sessions.db'), { readonly: true });
   try {
     const keys = (db.prepare('select distinct store_key as k from entries').all() as { k: string }[]).map((r) => r.k);
@@ -117,7 +129,9 @@ test('a coordinator dispatches a worker that writes; the worker\'s transcript is
     assert.match(payloads, /TASK-B7/);
     assert.match(payloads, /"isSidechain":true/);
     assert.match(payloads, /built by the worker/);
-  } finally { db.close(); }
+  } finally {
+    db.close();
+  }
 
   // a rerun restores it: resuming the coordinator's session loads the worker's transcript too
   const loaded: string[] = [];
@@ -135,9 +149,14 @@ test('a coordinator dispatches a worker that writes; the worker\'s transcript is
     const again = await rt2.run(spec, 'anything left?', { resume: sid });
     assert.equal(again.ok, true, again.error ?? '');
     assert.equal(again.session_id, sid);
-  } finally { rt2.close(); }
+  } finally {
+    rt2.close();
+  }
   assert.ok(loaded.includes('(main)'));
-  assert.ok(loaded.some((k) => k.startsWith('subagents/agent-')), `loaded: ${loaded.join(', ')}`);
+  assert.ok(
+    loaded.some((k) => k.startsWith('subagents/agent-')),
+    `loaded: ${loaded.join(', ')}`,
+  );
 });
 
 test('a 10,000-char Bash output reaches the model as a pointer with a ≤400-char head; reading the spill file back is not spilled', async () => {
@@ -157,14 +176,21 @@ test('a 10,000-char Bash output reaches the model as a pointer with a ≤400-cha
   sim.enqueue(
     { type: 'tool_use', id: 'toolu_big', name: 'Bash', input: { command: 'head -c 10000 big.txt', description: 'print' } },
     (call) => ({ type: 'tool_use', id: 'toolu_readback', name: 'Read', input: { file_path: spilledPath(call.lastUser) } }),
-    (call) => ({ type: 'tool_use', id: 'toolu_cat', name: 'Bash', input: { command: `cat ${path.relative(p.ws, spilledPath(JSON.stringify(call.body)))}`, description: 'cat it' } }),
+    (call) => ({
+      type: 'tool_use',
+      id: 'toolu_cat',
+      name: 'Bash',
+      input: { command: `cat ${path.relative(p.ws, spilledPath(JSON.stringify(call.body)))}`, description: 'cat it' },
+    }),
     { type: 'text', text: 'Read it all.' },
   );
   const rt = runtime(p);
   try {
     const r = await rt.run(spec, 'print big.txt', { hooks: guardHooks(spec, { workbench: wb, lang: 'en' }) });
     assert.equal(r.ok, true, r.error ?? '');
-  } finally { rt.close(); }
+  } finally {
+    rt.close();
+  }
   sim.assertConsumed();
   sim.assertNoUnexpected();
   const files = fs.readdirSync(wb.spill);
@@ -176,7 +202,10 @@ test('a 10,000-char Bash output reaches the model as a pointer with a ≤400-cha
   assert.equal(pointer, `[output spilled: 10000 chars → ${file} — use Read for the full text, Grep to search] Head:`);
   assert.ok(head!.length <= 400, `head is ${head!.length} chars`);
   assert.equal(head, expected.slice(0, 400).replace(/\n/g, ' '));
-  assert.deepEqual(more.filter((l) => !l.startsWith('<system-reminder>') && l.trim() && !l.includes('total_tokens') && !l.startsWith('</')), []);
+  assert.deepEqual(
+    more.filter((l) => !l.startsWith('<system-reminder>') && l.trim() && !l.includes('total_tokens') && !l.startsWith('</')),
+    [],
+  );
   const readBack = res.get('toolu_readback')!.content;
   assert.doesNotMatch(readBack, /output spilled/);
   const lastRow = expected.split('\n').at(-2)!;

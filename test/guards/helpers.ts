@@ -5,16 +5,27 @@ export const SUB = 'af7074d35c12928df';
 
 export function pre(tool: string, input: unknown, o: { agentId?: string; agentType?: string; cwd?: string } = {}): HookInput {
   return {
-    hook_event_name: 'PreToolUse', session_id: 's', transcript_path: '/dev/null', cwd: o.cwd ?? '/tmp',
-    tool_name: tool, tool_input: input, tool_use_id: 'toolu_1',
+    hook_event_name: 'PreToolUse',
+    session_id: 's',
+    transcript_path: '/dev/null',
+    cwd: o.cwd ?? '/tmp',
+    tool_name: tool,
+    tool_input: input,
+    tool_use_id: 'toolu_1',
     ...(o.agentId ? { agent_id: o.agentId, agent_type: o.agentType ?? 'general-purpose' } : {}),
   } as HookInput;
 }
 
 export function post(tool: string, input: unknown, response: unknown, o: { agentId?: string; cwd?: string } = {}): HookInput {
   return {
-    hook_event_name: 'PostToolUse', session_id: 's', transcript_path: '/dev/null', cwd: o.cwd ?? '/tmp',
-    tool_name: tool, tool_input: input, tool_response: response, tool_use_id: 'toolu_1',
+    hook_event_name: 'PostToolUse',
+    session_id: 's',
+    transcript_path: '/dev/null',
+    cwd: o.cwd ?? '/tmp',
+    tool_name: tool,
+    tool_input: input,
+    tool_response: response,
+    tool_use_id: 'toolu_1',
     ...(o.agentId ? { agent_id: o.agentId, agent_type: 'general-purpose' } : {}),
   } as HookInput;
 }

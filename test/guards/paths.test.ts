@@ -19,7 +19,15 @@ function view(links: Record<string, string>, dirs: string[]): FsView {
 }
 
 const FS = view(
-  { '/ws/up': '..', '/ws/home': '/home/u', '/ws/dangling': '/home/u/.bashrc', '/ws/loop': '/ws/loop2', '/ws/loop2': '/ws/loop', '/ws/rel': 'src/../../etc', '/ws/ok': 'src' },
+  {
+    '/ws/up': '..',
+    '/ws/home': '/home/u',
+    '/ws/dangling': '/home/u/.bashrc',
+    '/ws/loop': '/ws/loop2',
+    '/ws/loop2': '/ws/loop',
+    '/ws/rel': 'src/../../etc',
+    '/ws/ok': 'src',
+  },
   ['/ws/src/lib', '/home/u/.ssh', '/etc', '/runs', '/ws/.flower/notes'],
 );
 
@@ -40,13 +48,22 @@ for (const [p, what, want] of RESOLVE) {
   });
 }
 
-const wall = new PathWall({
-  writable: ['/ws', '/tmp/flower-tmp-1'],
-  protected: [{ at: '/ws/runs' }, { at: '/ws/.env' }, { at: '/ws/.flower/notes/目标.md' }, { at: '/ws/.flower/notes', prefix: '交接-' }, { at: '/ws/.flower/skills' }],
-  unreadable: ['/home/u/.ssh', '/home/u/.config/flower/.env'],
-  allowRead: ['/home/u/.ssh/known_hosts'],
-  home: '/home/u',
-}, FS);
+const wall = new PathWall(
+  {
+    writable: ['/ws', '/tmp/flower-tmp-1'],
+    protected: [
+      { at: '/ws/runs' },
+      { at: '/ws/.env' },
+      { at: '/ws/.flower/notes/目标.md' },
+      { at: '/ws/.flower/notes', prefix: '交接-' },
+      { at: '/ws/.flower/skills' },
+    ],
+    unreadable: ['/home/u/.ssh', '/home/u/.config/flower/.env'],
+    allowRead: ['/home/u/.ssh/known_hosts'],
+    home: '/home/u',
+  },
+  FS,
+);
 
 type Want = PathRefusal['kind'] | null;
 const WRITES: Array<[string, string, Want]> = [
@@ -103,13 +120,20 @@ for (const [p, what, want] of READS) {
   });
 }
 
-test('the binary\'s half: writes blocked outside the working directories, protected places excluded by every spelling, names denied under each writable folder, reads denied by place and by .env name', () => {
+test("the binary's half: writes blocked outside the working directories, protected places excluded by every spelling, names denied under each writable folder, reads denied by place and by .env name", () => {
   const s = wall.permissionSettings();
   assert.equal(s.blockWritesOutsideWorkingDirectories, true);
   assert.ok(s.workingDirectoriesExclude.includes('/ws/runs'));
   assert.ok(s.workingDirectoriesExclude.includes('/ws/.flower/notes/目标.md'));
   assert.ok(s.deny.includes('Edit(//ws/.flower/notes/交接-*)'), 'a prefix place is a deny rule');
-  for (const rule of ['Edit(//ws/**/.env*)', 'Edit(//ws/**/*.env)', 'Edit(//ws/**/.git/**)', 'Edit(//ws/**/.bashrc)', 'Edit(//ws/**/.claude/agents/**)', 'Edit(//tmp/flower-tmp-1/**/.mcp.json)']) {
+  for (const rule of [
+    'Edit(//ws/**/.env*)',
+    'Edit(//ws/**/*.env)',
+    'Edit(//ws/**/.git/**)',
+    'Edit(//ws/**/.bashrc)',
+    'Edit(//ws/**/.claude/agents/**)',
+    'Edit(//tmp/flower-tmp-1/**/.mcp.json)',
+  ]) {
     assert.ok(s.deny.includes(rule), rule);
   }
   assert.ok(s.deny.includes('Read(//home/u/.config/flower/.env)'));
@@ -118,15 +142,17 @@ test('the binary\'s half: writes blocked outside the working directories, protec
   for (const e of s.workingDirectoriesExclude) assert.ok(path.isAbsolute(e) && !e.endsWith('/'), `${e} is spelled as the binary requires`);
 });
 
-test('the sandbox\'s half: protected places inside a writable folder, existing or not; unreadable places that exist and are not opened', () => {
+test("the sandbox's half: protected places inside a writable folder, existing or not; unreadable places that exist and are not opened", () => {
   const real = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-paths-'));
   const ws = path.join(real, 'ws');
   const home = path.join(real, 'home');
   fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
   fs.mkdirSync(path.join(ws, 'runs'), { recursive: true });
   const w = new PathWall({
-    writable: [ws], protected: [{ at: path.join(ws, 'runs') }, { at: path.join(ws, '.env') }, { at: path.join(real, 'elsewhere') }],
-    unreadable: [path.join(home, '.ssh'), path.join(home, '.aws')], home,
+    writable: [ws],
+    protected: [{ at: path.join(ws, 'runs') }, { at: path.join(ws, '.env') }, { at: path.join(real, 'elsewhere') }],
+    unreadable: [path.join(home, '.ssh'), path.join(home, '.aws')],
+    home,
   });
   const { denyWrite, denyRead } = w.sandboxLists([path.join(ws, '.flower', 'notes', '交接-x.md')]);
   assert.deepEqual(denyWrite.sort(), [path.join(ws, '.env'), path.join(ws, '.flower', 'notes', '交接-x.md'), path.join(ws, 'runs')].sort());
@@ -143,13 +169,18 @@ test('a hard link in the workspace to a file elsewhere is not a way out: writing
   const w = new PathWall({ writable: [ws], protected: [], unreadable: [], home: real });
   assert.equal(w.write('inside.txt', ws)?.kind, 'unresolvable');
   assert.equal(w.write('plain.txt', ws), null);
-  assert.equal(w.read('/proc/self/environ', ws)?.kind, 'credential', 'the binary\'s own environment holds the key');
+  assert.equal(w.read('/proc/self/environ', ws)?.kind, 'credential', "the binary's own environment holds the key");
 });
 
 test('a wall decides in well under a millisecond per path on a real tree (it runs on every read and write)', () => {
   const real = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-paths-'));
   fs.mkdirSync(path.join(real, 'a', 'b', 'c', 'd'), { recursive: true });
-  const w = new PathWall({ writable: [real], protected: [{ at: path.join(real, 'runs') }], unreadable: [path.join(real, 'h', '.ssh')], home: path.join(real, 'h') });
+  const w = new PathWall({
+    writable: [real],
+    protected: [{ at: path.join(real, 'runs') }],
+    unreadable: [path.join(real, 'h', '.ssh')],
+    home: path.join(real, 'h'),
+  });
   const t = performance.now();
   for (let i = 0; i < 1000; i++) w.write(path.join(real, 'a', 'b', 'c', 'd', `f${i}.ts`), real);
   const per = (performance.now() - t) / 1000;

@@ -21,7 +21,7 @@ test('redactDeep replaces secrets in every string of any shape, and leaves image
   assert.equal(redactDeep(same, [KEY]).value, same, 'nothing to replace: the very same object');
 });
 
-test('the matcher covers readers, workers\' reports and every MCP tool, and not writes', () => {
+test("the matcher covers readers, workers' reports and every MCP tool, and not writes", () => {
   const re = new RegExp(OUTPUT_MATCHER);
   for (const t of ['Bash', 'Read', 'Grep', 'Glob', 'WebFetch', 'Agent', 'mcp__plugin__query']) assert.ok(re.test(t), t);
   for (const t of ['Write', 'Edit', 'TodoWrite', 'Bashful']) assert.ok(!re.test(t), t);
@@ -30,8 +30,10 @@ test('the matcher covers readers, workers\' reports and every MCP tool, and not 
 test('redaction comes before spilling: the spill file holds no secret', () => {
   const wb = new Workbench(fs.mkdtempSync(path.join(os.tmpdir(), 'flower-redact-')), { lang: 'en' }).ensure();
   const long = `${'x'.repeat(5000)} ${KEY}`;
-  const shown = outputDecision({ toolName: 'Bash', toolInput: { command: 'cat log' }, toolResponse: { stdout: long }, cwd: wb.workspace },
-    { secrets: () => [KEY], spill: { target: wb, threshold: 4000 }, lang: 'en' }) as { stdout: string };
+  const shown = outputDecision(
+    { toolName: 'Bash', toolInput: { command: 'cat log' }, toolResponse: { stdout: long }, cwd: wb.workspace },
+    { secrets: () => [KEY], spill: { target: wb, threshold: 4000 }, lang: 'en' },
+  ) as { stdout: string };
   assert.match(shown.stdout, /output spilled/);
   const files = fs.readdirSync(wb.spill);
   assert.equal(files.length, 1);
@@ -44,7 +46,12 @@ test('the installed hook rewrites a report that quotes a secret, and withholds a
   const out = specific(await fire(guard, post('Agent', { prompt: 'p' }, { content: [{ type: 'text', text: `the DB password is ${PW}` }] })));
   assert.deepEqual(out?.updatedToolOutput, { content: [{ type: 'text', text: 'the DB password is [secret]' }] });
   assert.deepEqual(await fire(guard, post('Read', { file_path: 'a' }, { file: { content: 'clean' } })), [{}]);
-  const broken = outputGuard({ secrets: () => { throw new Error('scan failed'); }, lang: 'en' });
+  const broken = outputGuard({
+    secrets: () => {
+      throw new Error('scan failed');
+    },
+    lang: 'en',
+  });
   const w = specific(await fire(broken, post('Bash', { command: 'x' }, { stdout: `maybe ${PW}`, stderr: '' })));
   assert.ok(w);
   assert.match((w.updatedToolOutput as { stdout: string }).stdout, /could not check this output for secrets/);

@@ -17,17 +17,52 @@ const STREAKS: Array<[string, Call[], number[]]> = [
   ['the same call counts up', [glob, glob, glob], [1, 2, 3]],
   ['another input starts again', [glob, glob, ['main', 'Glob', { pattern: '*.ts' }], glob], [1, 2, 1, 1]],
   ['another tool starts again', [glob, ['main', 'Read', { pattern: '*.md' }], glob], [1, 1, 1]],
-  ['key order does not make a call different', [['main', 'Read', { file_path: 'a', limit: 5 }], ['main', 'Read', { limit: 5, file_path: 'a' }]], [1, 2]],
+  [
+    'key order does not make a call different',
+    [
+      ['main', 'Read', { file_path: 'a', limit: 5 }],
+      ['main', 'Read', { limit: 5, file_path: 'a' }],
+    ],
+    [1, 2],
+  ],
   ['each thread has its own streak', [glob, ['agent-1', 'Glob', { pattern: '*.md' }], glob, ['agent-1', 'Glob', { pattern: '*.md' }]], [1, 1, 2, 2]],
-  ['polling the same task is never counted, and breaks a streak', [glob, ['main', 'TaskOutput', { task_id: 'b1' }], ['main', 'TaskOutput', { task_id: 'b1' }], glob], [1, 0, 0, 1]],
-  ['the same question to the person counts (fuzz seed 212: "nobody answered" 2,400 times)', [['main', 'mcp__human__ask', { question: 'q' }], ['main', 'mcp__human__ask', { question: 'q' }]], [1, 2]],
-  ['reading an empty inbox again and again counts', [['main', 'mcp__human__inbox', {}], ['main', 'mcp__human__inbox', {}]], [1, 2]],
-  ['a monitor or a shell\'s output is waited on, never counted', [['main', 'Monitor', { id: 'm' }], ['main', 'BashOutput', { bash_id: 'b' }]], [0, 0]],
+  [
+    'polling the same task is never counted, and breaks a streak',
+    [glob, ['main', 'TaskOutput', { task_id: 'b1' }], ['main', 'TaskOutput', { task_id: 'b1' }], glob],
+    [1, 0, 0, 1],
+  ],
+  [
+    'the same question to the person counts (fuzz seed 212: "nobody answered" 2,400 times)',
+    [
+      ['main', 'mcp__human__ask', { question: 'q' }],
+      ['main', 'mcp__human__ask', { question: 'q' }],
+    ],
+    [1, 2],
+  ],
+  [
+    'reading an empty inbox again and again counts',
+    [
+      ['main', 'mcp__human__inbox', {}],
+      ['main', 'mcp__human__inbox', {}],
+    ],
+    [1, 2],
+  ],
+  [
+    "a monitor or a shell's output is waited on, never counted",
+    [
+      ['main', 'Monitor', { id: 'm' }],
+      ['main', 'BashOutput', { bash_id: 'b' }],
+    ],
+    [0, 0],
+  ],
 ];
 for (const [what, calls, want] of STREAKS) {
   test(`streaks: ${what}`, () => {
     const s = new Streaks();
-    assert.deepEqual(calls.map(([thread, tool, input]) => s.see(thread, tool, input)), want);
+    assert.deepEqual(
+      calls.map(([thread, tool, input]) => s.see(thread, tool, input)),
+      want,
+    );
   });
 }
 
@@ -46,8 +81,14 @@ test(`the guard lets ${REPEAT_DENY - 1} identical calls run, refuses the ${REPEA
   const g = repeatGuard({ lang: 'en' });
   const out = [];
   for (let i = 0; i < REPEAT_DENY + 2; i++) out.push(await decide(g, 'Glob', { pattern: '*.md' }));
-  assert.deepEqual(out.map((o) => o?.permissionDecision ?? 'pass'), [...Array(REPEAT_DENY - 1).fill('pass'), 'deny', 'deny', 'deny']);
-  assert.equal(out[REPEAT_DENY - 1]?.permissionDecisionReason, `This exact Glob call (same input) was already made ${REPEAT_DENY - 1} times in a row; its result will not change. Use what it returned, try something else, or finish with your reply.`);
+  assert.deepEqual(
+    out.map((o) => o?.permissionDecision ?? 'pass'),
+    [...Array(REPEAT_DENY - 1).fill('pass'), 'deny', 'deny', 'deny'],
+  );
+  assert.equal(
+    out[REPEAT_DENY - 1]?.permissionDecisionReason,
+    `This exact Glob call (same input) was already made ${REPEAT_DENY - 1} times in a row; its result will not change. Use what it returned, try something else, or finish with your reply.`,
+  );
   assert.equal((await decide(g, 'Glob', { pattern: '*.ts' }))?.permissionDecision, undefined);
   // a worker's streak is its own
   for (let i = 0; i < REPEAT_DENY - 1; i++) assert.equal((await decide(g, 'Glob', { pattern: '*.ts' }, 'a1'))?.permissionDecision, undefined);

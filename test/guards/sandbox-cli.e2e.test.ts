@@ -11,8 +11,12 @@ import { startSim, toolResultsOf, type Sim } from '../../src/sim/index.js';
 import { cli, project, readJson, testEnv } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0, onUnexpected: 'error' }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0, onUnexpected: 'error' });
+});
+after(async () => {
+  await sim.close();
+});
 
 const KEY = 'sk-ant-cli-KEY-0c41e2';
 type Row = { step: string; ok: boolean; sandboxed?: boolean };
@@ -37,22 +41,33 @@ test('--no-sandbox runs with one warning line, records sandboxed:false, and a co
     { type: 'tool_use', id: 'toolu_env', name: 'Bash', input: { command: 'echo "key=[$ANTHROPIC_API_KEY]"', description: 'env' } },
     { type: 'text', text: 'ran unsandboxed' },
   );
-  const r = await cli(['once', 'go', '-t', 'Bash', '--no-sandbox', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url, { ANTHROPIC_API_KEY: KEY }) });
+  const r = await cli(['once', 'go', '-t', 'Bash', '--no-sandbox', '-w', p.ws, '-r', p.runs], {
+    cwd: p.dir,
+    env: testEnv(p, sim.url, { ANTHROPIC_API_KEY: KEY }),
+  });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr.split('\n').filter((l) => /sandbox OFF/.test(l)).length, 1, r.stderr);
   const seen = toolResultsOf(sim.messageRequests().at(-1)!.body).find((t) => t.tool_use_id === 'toolu_env')!;
   assert.equal(seen.content.split('\n')[0], 'key=[]');
   const rows = readJson<Row[]>(path.join(p.runs, 'manifest.json'));
   assert.equal(rows[0]!.sandboxed, false);
-  const bodies = sim.messageRequests().map((m) => JSON.stringify(m.body)).join('\n');
+  const bodies = sim
+    .messageRequests()
+    .map((m) => JSON.stringify(m.body))
+    .join('\n');
   assert.ok(!bodies.includes(KEY));
 });
 
-test('by default the step runs sandboxed: the manifest says so, and --net off keeps a writing role\'s commands off the network', async () => {
+test("by default the step runs sandboxed: the manifest says so, and --net off keeps a writing role's commands off the network", async () => {
   const p = project('sb');
   sim.reset();
   sim.enqueue(
-    { type: 'tool_use', id: 'toolu_net', name: 'Bash', input: { command: 'curl -sS -m 5 -o /dev/null https://registry.npmjs.org/ 2>&1; echo rc=$?; touch made-here && echo wrote', description: 'net' } },
+    {
+      type: 'tool_use',
+      id: 'toolu_net',
+      name: 'Bash',
+      input: { command: 'curl -sS -m 5 -o /dev/null https://registry.npmjs.org/ 2>&1; echo rc=$?; touch made-here && echo wrote', description: 'net' },
+    },
     { type: 'text', text: 'done' },
   );
   const r = await cli(['once', 'go', '-t', 'Bash', '--net', 'off', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url) });

@@ -11,14 +11,45 @@ import { test } from 'node:test';
 import { isSecretName, isSecretValue, redact, scrubScript, secretsIn, startupFileHoldsSecret, urlPassword } from '../../src/guards/index.js';
 
 const NAMES: Array<[string, boolean]> = [
-  ['ANTHROPIC_API_KEY', true], ['ANTHROPIC_AUTH_TOKEN', true], ['GITHUB_TOKEN', true], ['GH_TOKEN', true], ['NPM_TOKEN', true],
-  ['MYSQL_PWD', true], ['SENTRY_DSN', true], ['DB_PASSWORD', true], ['PGPASSWORD', true], ['CLIENTSECRET', true],
-  ['AWS_ACCESS_KEY_ID', true], ['AWS_SECRET_ACCESS_KEY', true], ['AWS_SESSION_TOKEN', true], ['STRIPE_APIKEY', true],
-  ['GOOGLE_APPLICATION_CREDENTIALS', true], ['SSH_AUTH_SOCK', true], ['NODE_AUTH_TOKEN', true], ['REDIS_PASS', true],
-  ['PRIVATE_KEY_PATH', true], ['SESSION_COOKIE', true], ['GHTOKEN', true], ['SLACK_WEBHOOK_URL', true],
-  ['PATH', false], ['HOME', false], ['PWD', false], ['OLDPWD', false], ['LANG', false], ['TOKENIZERS_PARALLELISM', false],
-  ['ANTHROPIC_BASE_URL', false], ['ANTHROPIC_MODEL', false], ['KEYBOARD_LAYOUT', false], ['MONKEY', false], ['XDG_SESSION_ID', false],
-  ['DATABASE_URL', false], ['FLOWER_STORE', false], ['NODE_ENV', false], ['TERM', false], ['GIT_CONFIG_KEY_0', false], ['GIT_CONFIG_VALUE_12', false],
+  ['ANTHROPIC_API_KEY', true],
+  ['ANTHROPIC_AUTH_TOKEN', true],
+  ['GITHUB_TOKEN', true],
+  ['GH_TOKEN', true],
+  ['NPM_TOKEN', true],
+  ['MYSQL_PWD', true],
+  ['SENTRY_DSN', true],
+  ['DB_PASSWORD', true],
+  ['PGPASSWORD', true],
+  ['CLIENTSECRET', true],
+  ['AWS_ACCESS_KEY_ID', true],
+  ['AWS_SECRET_ACCESS_KEY', true],
+  ['AWS_SESSION_TOKEN', true],
+  ['STRIPE_APIKEY', true],
+  ['GOOGLE_APPLICATION_CREDENTIALS', true],
+  ['SSH_AUTH_SOCK', true],
+  ['NODE_AUTH_TOKEN', true],
+  ['REDIS_PASS', true],
+  ['PRIVATE_KEY_PATH', true],
+  ['SESSION_COOKIE', true],
+  ['GHTOKEN', true],
+  ['SLACK_WEBHOOK_URL', true],
+  ['PATH', false],
+  ['HOME', false],
+  ['PWD', false],
+  ['OLDPWD', false],
+  ['LANG', false],
+  ['TOKENIZERS_PARALLELISM', false],
+  ['ANTHROPIC_BASE_URL', false],
+  ['ANTHROPIC_MODEL', false],
+  ['KEYBOARD_LAYOUT', false],
+  ['MONKEY', false],
+  ['XDG_SESSION_ID', false],
+  ['DATABASE_URL', false],
+  ['FLOWER_STORE', false],
+  ['NODE_ENV', false],
+  ['TERM', false],
+  ['GIT_CONFIG_KEY_0', false],
+  ['GIT_CONFIG_VALUE_12', false],
 ];
 for (const [name, secret] of NAMES) {
   test(`name ${name} → ${secret ? 'secret' : 'not secret'}`, () => assert.equal(isSecretName(name), secret));
@@ -58,8 +89,13 @@ test('a value that carries a known credential is a secret whatever its name', ()
 
 test('secretsIn: names by name or value, values whole and a URL password alone; --pass-env names never count', () => {
   const env = {
-    PATH: '/bin', DATABASE_URL: 'postgres://app:hunter2pw@db/app', GITHUB_TOKEN: 'ghp_0123456789abcdefghijABCDEFGHIJ',
-    MY_COPY: 'prefix-sk-ant-known-9999', HOME: '/h', SHORT_TOKEN: 'abc', PASSED_TOKEN: 'keepkeepkeep',
+    PATH: '/bin',
+    DATABASE_URL: 'postgres://app:hunter2pw@db/app',
+    GITHUB_TOKEN: 'ghp_0123456789abcdefghijABCDEFGHIJ',
+    MY_COPY: 'prefix-sk-ant-known-9999',
+    HOME: '/h',
+    SHORT_TOKEN: 'abc',
+    PASSED_TOKEN: 'keepkeepkeep',
   };
   const s = secretsIn(env, { pass: ['PASSED_TOKEN'], known: ['sk-ant-known-9999'] });
   assert.deepEqual(s.names, ['DATABASE_URL', 'GITHUB_TOKEN', 'MY_COPY', 'SHORT_TOKEN']);
@@ -109,15 +145,27 @@ for (const shell of ['bash', 'sh']) {
   test(`the scrub script, sourced by ${shell} after an rc that exports secrets again, leaves no secret and keeps the rest`, () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-scrub-'));
     const rc = path.join(dir, 'rc');
-    fs.writeFileSync(rc, [
-      'export ANTHROPIC_API_KEY=sk-ant-from-rc', 'export DATABASE_URL=postgres://app:pw@db/app', 'export GITHUB_TOKEN=ghp_x',
-      'export MYSQL_PWD=x', 'export NEW_SECRET_THING=y', 'export KEPT_TOKEN=keep', 'export EDITOR=vim', 'export ANTHROPIC_BASE_URL=http://h',
-      'export GIT_CONFIG_COUNT=1', 'export GIT_CONFIG_KEY_0=http.proxy', 'export GIT_CONFIG_VALUE_0=http://localhost:3128',
-    ].join('\n'));
+    fs.writeFileSync(
+      rc,
+      [
+        'export ANTHROPIC_API_KEY=sk-ant-from-rc',
+        'export DATABASE_URL=postgres://app:pw@db/app',
+        'export GITHUB_TOKEN=ghp_x',
+        'export MYSQL_PWD=x',
+        'export NEW_SECRET_THING=y',
+        'export KEPT_TOKEN=keep',
+        'export EDITOR=vim',
+        'export ANTHROPIC_BASE_URL=http://h',
+        'export GIT_CONFIG_COUNT=1',
+        'export GIT_CONFIG_KEY_0=http.proxy',
+        'export GIT_CONFIG_VALUE_0=http://localhost:3128',
+      ].join('\n'),
+    );
     const scrub = path.join(dir, 'scrub.sh');
     fs.writeFileSync(scrub, scrubScript(['ANTHROPIC_API_KEY', 'SOME_OTHER_NAME'], ['KEPT_TOKEN']));
     const out = execFileSync(shell, ['-c', `. ${rc}; . ${scrub}; env`], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dir, PWD: dir } });
-    for (const gone of ['ANTHROPIC_API_KEY=', 'DATABASE_URL=', 'GITHUB_TOKEN=', 'MYSQL_PWD=', 'NEW_SECRET_THING=', '__flower']) assert.ok(!out.includes(gone), `${gone} still set`);
+    for (const gone of ['ANTHROPIC_API_KEY=', 'DATABASE_URL=', 'GITHUB_TOKEN=', 'MYSQL_PWD=', 'NEW_SECRET_THING=', '__flower'])
+      assert.ok(!out.includes(gone), `${gone} still set`);
     for (const kept of ['KEPT_TOKEN=keep', 'EDITOR=vim', 'ANTHROPIC_BASE_URL=http://h', 'PATH=', 'GIT_CONFIG_KEY_0=http.proxy', 'GIT_CONFIG_VALUE_0=']) {
       assert.ok(out.includes(kept), `${kept} was dropped`);
     }

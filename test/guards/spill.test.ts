@@ -73,9 +73,15 @@ test('nested string fields are replaced, short ones and numbers kept; a Read res
 
 test('arrays holding images are never touched; arrays of strings are walked', () => {
   const big = 'z'.repeat(5000);
-  const img = [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: big } }, { type: 'text', text: big }];
+  const img = [
+    { type: 'image', source: { type: 'base64', media_type: 'image/png', data: big } },
+    { type: 'text', text: big },
+  ];
   assert.equal(replaceLongStrings(img, 4000, () => 'P').replaced, 0);
-  assert.deepEqual(replaceLongStrings({ content: img }, 4000, () => 'P'), { value: { content: img }, replaced: 0 });
+  assert.deepEqual(
+    replaceLongStrings({ content: img }, 4000, () => 'P'),
+    { value: { content: img }, replaced: 0 },
+  );
   const r = replaceLongStrings({ filenames: ['a', big] }, 4000, () => 'P');
   assert.deepEqual(r, { value: { filenames: ['a', 'P'] }, replaced: 1 });
 });

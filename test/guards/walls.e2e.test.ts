@@ -21,8 +21,12 @@ const KEY = 'sk-ant-e2e-KEY-7f3a9c';
 const OTHER = 'tok-e2e-OTHER-51d2b8';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0, onUnexpected: 'error' }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0, onUnexpected: 'error' });
+});
+after(async () => {
+  await sim.close();
+});
 
 /** Every file under `dir` (recursive, links not followed). */
 function filesUnder(dir: string): string[] {
@@ -35,12 +39,19 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
-test('a coordinator\'s detours change nothing and its declared worker writes; no key reaches the model, the tools or a file; the floor holds on its own', { timeout: 240_000 }, async () => {
+test("a coordinator's detours change nothing and its declared worker writes; no key reaches the model, the tools or a file; the floor holds on its own", {
+  timeout: 240_000,
+}, async () => {
   const p = project('walls');
   const ws = p.ws;
   execFileSync('git', ['init', '-q'], { cwd: ws });
   fs.writeFileSync(path.join(ws, 'f.txt'), 'a\nb\n');
-  const notebook = JSON.stringify({ cells: [{ cell_type: 'code', source: ['print(1)'], metadata: {}, outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 });
+  const notebook = JSON.stringify({
+    cells: [{ cell_type: 'code', source: ['print(1)'], metadata: {}, outputs: [], execution_count: null }],
+    metadata: {},
+    nbformat: 4,
+    nbformat_minor: 5,
+  });
   fs.writeFileSync(path.join(ws, 'n.ipynb'), notebook);
   const secrets = path.join(p.dir, 'secrets.env');
   fs.writeFileSync(secrets, `DEPLOY_TOKEN=${OTHER}\n`, { mode: 0o600 });
@@ -54,11 +65,29 @@ test('a coordinator\'s detours change nothing and its declared worker writes; no
   sim.reset();
   sim.enqueue(
     { type: 'tool_use', id: 'toolu_wt', name: 'EnterWorktree', match: coord, input: { name: 'side' } },
-    { type: 'tool_use', id: 'toolu_cron', name: 'CronCreate', match: coord, input: { cron: '*/5 * * * *', prompt: 'touch CRON', recurring: true, durable: true } },
-    { type: 'tool_use', id: 'toolu_gp', name: 'Agent', match: coord, input: { description: 'gp', prompt: 'GP-W10 write gp.txt', subagent_type: 'general-purpose', run_in_background: false } },
+    {
+      type: 'tool_use',
+      id: 'toolu_cron',
+      name: 'CronCreate',
+      match: coord,
+      input: { cron: '*/5 * * * *', prompt: 'touch CRON', recurring: true, durable: true },
+    },
+    {
+      type: 'tool_use',
+      id: 'toolu_gp',
+      name: 'Agent',
+      match: coord,
+      input: { description: 'gp', prompt: 'GP-W10 write gp.txt', subagent_type: 'general-purpose', run_in_background: false },
+    },
     // read first: the binary refuses an edit of an unread file before any hook runs
     { type: 'tool_use', id: 'toolu_nbread', name: 'Read', match: coord, input: { file_path: path.join(ws, 'n.ipynb') } },
-    { type: 'tool_use', id: 'toolu_nb', name: 'NotebookEdit', match: coord, input: { notebook_path: path.join(ws, 'n.ipynb'), new_source: 'import os', cell_type: 'code', edit_mode: 'insert' } },
+    {
+      type: 'tool_use',
+      id: 'toolu_nb',
+      name: 'NotebookEdit',
+      match: coord,
+      input: { notebook_path: path.join(ws, 'n.ipynb'), new_source: 'import os', cell_type: 'code', edit_mode: 'insert' },
+    },
     { type: 'tool_use', id: 'toolu_readenv', name: 'Read', match: coord, input: { file_path: secrets } },
     { type: 'tool_use', id: 'toolu_grepenv', name: 'Grep', match: coord, input: { pattern: 'TOKEN', path: secrets } },
     { type: 'tool_use', id: 'toolu_grepdir', name: 'Grep', match: coord, input: { pattern: 'TOKEN', path: p.dir, output_mode: 'content' } },
@@ -66,8 +95,13 @@ test('a coordinator\'s detours change nothing and its declared worker writes; no
     bash('toolu_catenv', `cat ${secrets}`, coord),
     bash('toolu_find', 'find . -maxdepth 0 -ex${X}ec touch P1 \\;', coord),
     bash('toolu_brace', 'uniq {f.txt,P2}', coord),
-    { type: 'tool_use', id: 'toolu_task', name: 'Agent', match: coord,
-      input: { description: 'build', prompt: 'TASK-W10: write built.txt and report.', subagent_type: 'builder', run_in_background: false } },
+    {
+      type: 'tool_use',
+      id: 'toolu_task',
+      name: 'Agent',
+      match: coord,
+      input: { description: 'build', prompt: 'TASK-W10: write built.txt and report.', subagent_type: 'builder', run_in_background: false },
+    },
     { type: 'tool_use', id: 'toolu_w_write', name: 'Write', match: task, input: { file_path: path.join(ws, 'built.txt'), content: 'built by the worker\n' } },
     bash('toolu_w_elsewhere', `touch ${elsewhere}/x`, task),
     bash('toolu_w_key', 'echo "key=[$ANTHROPIC_API_KEY] other=[$DEPLOY_TOKEN]"; grep -c e2e /proc/self/environ', task),
@@ -81,7 +115,9 @@ test('a coordinator\'s detours change nothing and its declared worker writes; no
   let row;
   try {
     row = await rt.run(spec, 'COORD-W10: get built.txt made');
-  } finally { rt.close(); }
+  } finally {
+    rt.close();
+  }
   assert.equal(row.ok, true, row.error ?? '');
   assert.equal(row.sandboxed, true);
   sim.assertConsumed();
@@ -98,7 +134,11 @@ test('a coordinator\'s detours change nothing and its declared worker writes; no
   // (EnterWorktree is not even offered: the binary's own write wall takes it out of the session)
   for (const id of ['toolu_wt', 'toolu_cron']) {
     assert.equal(result(id).is_error, true, id);
-    assert.match(result(id).content, /is not one of this role's tools \(Agent, SendMessage, TodoWrite, Read, Glob, Grep, Bash\)|No such tool available: EnterWorktree/, id);
+    assert.match(
+      result(id).content,
+      /is not one of this role's tools \(Agent, SendMessage, TodoWrite, Read, Glob, Grep, Bash\)|No such tool available: EnterWorktree/,
+      id,
+    );
   }
   assert.match(result('toolu_gp').content, /no worker called general-purpose.*builder/s);
   assert.match(result('toolu_nb').content, /Dispatch a worker/);
@@ -137,7 +177,10 @@ test('a coordinator\'s detours change nothing and its declared worker writes; no
   // a spilled output is a private file in a private folder
   const wbRoot = path.join(ws, '.flower');
   const spilled = fs.readdirSync(path.join(wbRoot, 'spill')).map((f) => path.join(wbRoot, 'spill', f));
-  assert.ok(spilled.some((f) => fs.readFileSync(f, 'utf8').endsWith('2999\n3000')), 'seq 1 3000 spilled');
+  assert.ok(
+    spilled.some((f) => fs.readFileSync(f, 'utf8').endsWith('2999\n3000')),
+    'seq 1 3000 spilled',
+  );
   for (const f of spilled) assert.equal(fs.statSync(f).mode & 0o777, 0o600, f);
   assert.equal(fs.statSync(wbRoot).mode & 0o777, 0o700);
   assert.match(result('toolu_w_big').content, /output spilled/);
@@ -151,7 +194,10 @@ test('a coordinator\'s detours change nothing and its declared worker writes; no
   assert.match(status, /built\.txt/);
 
   // the key and the other secret are in no request body and in no file under the workspace or the run dir
-  const bodies = sim.messageRequests().map((r) => JSON.stringify(r.body)).join('\n');
+  const bodies = sim
+    .messageRequests()
+    .map((r) => JSON.stringify(r.body))
+    .join('\n');
   assert.ok(bodies.length > 0);
   for (const s of [KEY, OTHER]) assert.ok(!bodies.includes(s), `${s} reached the model`);
   for (const f of [...filesUnder(ws), ...filesUnder(p.runs)]) {

@@ -12,7 +12,7 @@ const WHITELIST: Array<[string, string[], string, string | undefined, boolean]> 
   ['a judge with canRun may run Bash', ['Read', 'Bash'], 'Bash', undefined, true],
   ['a permission rule Bash(git:*) lets Bash past the wall (the SDK narrows it)', ['Bash(git:*)'], 'Bash', undefined, true],
   ['Write allowed by name passes', ['Write'], 'Write', undefined, true],
-  ['tools outside the four are not this guard\'s business', ['Read'], 'WebFetch', undefined, true],
+  ["tools outside the four are not this guard's business", ['Read'], 'WebFetch', undefined, true],
   ['Read is never walled', [], 'Read', undefined, true],
   ['a subagent is never walled', ['Read'], 'Bash', SUB, true],
   ['a subagent may Write', [], 'Write', SUB, true],
@@ -93,6 +93,12 @@ test('delegate: a recursive search runs rewritten, with the .env files excluded;
 
 test('delegate: the guard ignores events other than PreToolUse', async () => {
   const g = delegateGuard({ lang: 'en' });
-  const [out] = await Promise.all(g.hooks.map((h) => h({ hook_event_name: 'Stop', session_id: 's', transcript_path: '', cwd: '/', stop_hook_active: false } as never, undefined, { signal: new AbortController().signal })));
+  const [out] = await Promise.all(
+    g.hooks.map((h) =>
+      h({ hook_event_name: 'Stop', session_id: 's', transcript_path: '', cwd: '/', stop_hook_active: false } as never, undefined, {
+        signal: new AbortController().signal,
+      }),
+    ),
+  );
   assert.deepEqual(out, {});
 });

@@ -21,7 +21,10 @@ test('a workbench lives in <ws>/.flower with scripts, artifacts, notes and spill
 });
 
 test('bad options are refused with a message naming the value', () => {
-  assert.throws(() => new Workbench(tmp(), { dirname: 'a/b' }), (e: unknown) => e instanceof ConfigError && /a\/b/.test(e.message));
+  assert.throws(
+    () => new Workbench(tmp(), { dirname: 'a/b' }),
+    (e: unknown) => e instanceof ConfigError && /a\/b/.test(e.message),
+  );
   assert.throws(() => new Workbench(tmp(), { maxIndexEntries: 0 }), /maxIndexEntries/);
 });
 
@@ -95,10 +98,13 @@ test('refresh is atomic and idempotent: an unchanged desk leaves INDEX.md untouc
   fs.writeFileSync(path.join(wb.notes, 'n.md'), '# one decision\n');
   wb.refresh();
   assert.notEqual(fs.statSync(wb.index).mtimeMs, 2_000_000);
-  assert.deepEqual(fs.readdirSync(wb.root).filter((f) => f.endsWith('.tmp')), []);
+  assert.deepEqual(
+    fs.readdirSync(wb.root).filter((f) => f.endsWith('.tmp')),
+    [],
+  );
 });
 
-test('the prompt block goes in front of a new session\'s first message, never on resume', () => {
+test("the prompt block goes in front of a new session's first message, never on resume", () => {
   const wb = new Workbench(tmp(), { lang: 'en' });
   const block = wb.promptBlock();
   assert.match(block, /^<workbench>\n# Workbench index\n/);
@@ -125,7 +131,12 @@ for (const [name, p, cwdRel, yes] of WRITES) {
     const cwd = path.join(wb.workspace, cwdRel);
     assert.equal(touchesWorkbench(wb, { file_path: file }, cwd), yes);
     let n = 0;
-    const g = indexGuard({ root: wb.root, refresh: () => { n++; } });
+    const g = indexGuard({
+      root: wb.root,
+      refresh: () => {
+        n++;
+      },
+    });
     await fire(g, post('Write', { file_path: file, content: 'x' }, { type: 'create' }, { cwd, agentId: SUB }));
     assert.equal(n, yes ? 1 : 0);
   });

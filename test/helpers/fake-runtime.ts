@@ -30,7 +30,10 @@ export class FakeRuntime implements WorkflowRuntime {
   readonly alive = new Set<string>();
   private n = 0;
 
-  constructor(readonly replies: Reply[] = [], dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-fake-'))) {
+  constructor(
+    readonly replies: Reply[] = [],
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-fake-')),
+  ) {
     this.workspace = path.join(dir, 'ws');
     this.runDir = path.join(dir, 'runs');
     fs.mkdirSync(this.workspace, { recursive: true });
@@ -51,8 +54,13 @@ export class FakeRuntime implements WorkflowRuntime {
   async run(spec: AgentSpec, prompt: string, o: RunOptions = {}): Promise<StepResult> {
     const sessionId = o.resume && !o.fork ? o.resume : `sid-${++this.n}`;
     const call: FakeCall = {
-      spec: spec.name, prompt, stepName: o.stepName ?? spec.name, sessionId, hooked: this.onSession !== undefined,
-      ...(o.resume ? { resume: o.resume } : {}), ...(o.fork ? { fork: true } : {}),
+      spec: spec.name,
+      prompt,
+      stepName: o.stepName ?? spec.name,
+      sessionId,
+      hooked: this.onSession !== undefined,
+      ...(o.resume ? { resume: o.resume } : {}),
+      ...(o.fork ? { fork: true } : {}),
     };
     this.calls.push(call);
     this.alive.add(sessionId);
@@ -62,8 +70,21 @@ export class FakeRuntime implements WorkflowRuntime {
     const over = typeof r === 'function' ? r(call) : r;
     const now = new Date().toISOString();
     return {
-      step: call.stepName, session_id: sessionId, ok: true, cost_usd: 0.01, num_turns: 1, text: `answer ${this.n}`,
-      error: null, started_at: now, ended_at: now, attempts: 1, errors: [], resumed: false, retired: [], context: 0, ...over,
+      step: call.stepName,
+      session_id: sessionId,
+      ok: true,
+      cost_usd: 0.01,
+      num_turns: 1,
+      text: `answer ${this.n}`,
+      error: null,
+      started_at: now,
+      ended_at: now,
+      attempts: 1,
+      errors: [],
+      resumed: false,
+      retired: [],
+      context: 0,
+      ...over,
     };
   }
 }

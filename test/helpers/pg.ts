@@ -88,11 +88,14 @@ export async function dropProxy(): Promise<{ url(database: string): string; cut(
       cutOff = true;
       for (const s of open) s.destroy();
     },
-    mend: () => { cutOff = false; },
+    mend: () => {
+      cutOff = false;
+    },
     refused: () => refusals,
-    close: () => new Promise((r) => {
-      for (const s of open) s.destroy();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        for (const s of open) s.destroy();
+        server.close(() => r());
+      }),
   };
 }

@@ -17,12 +17,17 @@ export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const q = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
 
 export class Pane {
-  private constructor(private readonly sock: string, readonly cols: number) {}
+  private constructor(
+    private readonly sock: string,
+    readonly cols: number,
+  ) {}
 
   /** Start `argv` in a `cols`×`rows` pane; when it ends the pane shows `[exit N]` and stays. */
   static async open(argv: string[], o: { cols: number; rows?: number; cwd: string; env: Record<string, string> }): Promise<Pane> {
     const sock = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'flower-tmux-')), 'sock');
-    const env = Object.entries(o.env).map(([k, v]) => `${k}=${q(v)}`).join(' ');
+    const env = Object.entries(o.env)
+      .map(([k, v]) => `${k}=${q(v)}`)
+      .join(' ');
     const cmd = `cd ${q(o.cwd)} && env -i ${env} ${argv.map(q).join(' ')}; echo "[exit $?]"; sleep 3600`;
     await run('tmux', ['-S', sock, '-f', '/dev/null', 'new-session', '-d', '-x', String(o.cols), '-y', String(o.rows ?? 40), 'sh', '-c', cmd]);
     // history large enough for a whole run, so nothing scrolls out of what the test reads

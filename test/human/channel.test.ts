@@ -15,7 +15,13 @@ const en = DEFAULT_REPLIES.en;
 
 function channel(o: HumanChannelOptions = {}): { ch: HumanChannel; events: FlowerEvent[] } {
   const events: FlowerEvent[] = [];
-  const ch = new HumanChannel({ lang: 'en', onEvent: (e) => { events.push(e); }, ...o });
+  const ch = new HumanChannel({
+    lang: 'en',
+    onEvent: (e) => {
+      events.push(e);
+    },
+    ...o,
+  });
   return { ch, events };
 }
 
@@ -199,13 +205,19 @@ test('nextAsk hands each pending question out once and skips those already settl
   assert.equal(ch.nextAsk()!.id, 'q2');
   assert.equal(ch.nextAsk()!.id, 'q3');
   assert.equal(ch.nextAsk(), null);
-  assert.deepEqual(ch.pending().map((x) => x.id), ['q2', 'q3']);
+  assert.deepEqual(
+    ch.pending().map((x) => x.id),
+    ['q2', 'q3'],
+  );
   const waited = ch.waitForAsk(2_000);
   const d = ch.ask('fourth?');
   assert.equal((await waited)!.id, 'q4');
   assert.equal(await ch.waitForAsk(50), null);
   ch.close();
-  assert.deepEqual((await Promise.all([a, b, c, d])).map((r) => r.state), ['answered', 'declined', 'declined', 'declined']);
+  assert.deepEqual(
+    (await Promise.all([a, b, c, d])).map((r) => r.state),
+    ['answered', 'declined', 'declined', 'declined'],
+  );
 });
 
 test('close() declines everything pending, and later questions end at once', async () => {
@@ -236,13 +248,23 @@ test('a cancelled tool call declines its question instead of leaving it pending'
 });
 
 test('a UI callback that throws is collected and the question still completes', async () => {
-  const ch = new HumanChannel({ lang: 'en', onEvent: () => { throw new Error('terminal gone'); } });
+  const ch = new HumanChannel({
+    lang: 'en',
+    onEvent: () => {
+      throw new Error('terminal gone');
+    },
+  });
   const p = ch.ask('Still works?');
   ch.answer('q1', 'yes');
   assert.equal((await p).answer, 'yes');
   assert.equal(ch.uiErrors.length, 2);
   assert.match(String(ch.uiErrors[0]), /terminal gone/);
-  const asyncUi = new HumanChannel({ lang: 'en', onEvent: (async () => { throw new Error('later'); }) as unknown as () => void });
+  const asyncUi = new HumanChannel({
+    lang: 'en',
+    onEvent: (async () => {
+      throw new Error('later');
+    }) as unknown as () => void,
+  });
   asyncUi.send('hello');
   await waitFor('the rejection', () => asyncUi.uiErrors.length === 1);
 });
@@ -262,12 +284,18 @@ test('the Q&A log has the header, every question, its options and how it ended',
   assert.ok(log.startsWith(`${LOG_HEADER}\n\n> `), log);
   assert.equal(log.split(LOG_HEADER).length, 2, 'one header');
   for (const line of [
-    '- **Q**(q1) Which format?', '  - 选项:HTML / PDF', '  - **A**[answered] HTML',
-    '- **Q**(q2) Anyone?', '  - **A**[timeout]',
-    '- **Q**(q3) (空)', '  - **A**[invalid]',
-    '- **Q**(q4) Over the quota?', '  - **A**[over_budget]',
+    '- **Q**(q1) Which format?',
+    '  - 选项:HTML / PDF',
+    '  - **A**[answered] HTML',
+    '- **Q**(q2) Anyone?',
+    '  - **A**[timeout]',
+    '- **Q**(q3) (空)',
+    '  - **A**[invalid]',
+    '- **Q**(q4) Over the quota?',
+    '  - **A**[over_budget]',
     '- **人主动说**(m5) Also support tables, please.',
-  ]) assert.ok(log.split('\n').includes(line), `missing line ${JSON.stringify(line)} in\n${log}`);
+  ])
+    assert.ok(log.split('\n').includes(line), `missing line ${JSON.stringify(line)} in\n${log}`);
   assert.ok(log.indexOf('(q1)') < log.indexOf('(q2)') && log.indexOf('(q4)') < log.indexOf('(m5)'));
   assert.deepEqual(ch.ioErrors, []);
 });
@@ -282,8 +310,14 @@ test('a log that cannot be written is reported, never thrown', async () => {
 });
 
 test('bad settings are refused with the value named; a negative quota means unlimited', () => {
-  assert.throws(() => new HumanChannel({ maxAsks: 1.5 }), (e: unknown) => FlowerError.is(e) && /1\.5/.test(e.message));
-  assert.throws(() => new HumanChannel({ timeoutS: Number.NaN }), (e: unknown) => FlowerError.is(e) && /timeoutS/.test(e.message));
+  assert.throws(
+    () => new HumanChannel({ maxAsks: 1.5 }),
+    (e: unknown) => FlowerError.is(e) && /1\.5/.test(e.message),
+  );
+  assert.throws(
+    () => new HumanChannel({ timeoutS: Number.NaN }),
+    (e: unknown) => FlowerError.is(e) && /timeoutS/.test(e.message),
+  );
   assert.equal(new HumanChannel({ maxAsks: -1 }).remaining, -1);
   assert.equal(new HumanChannel().remaining, -1);
   assert.equal(new HumanChannel().timeoutS, 1800);
@@ -310,7 +344,9 @@ test('a UI may answer from inside onEvent, and the fixed replies can be replaced
   const ch: HumanChannel = new HumanChannel({
     lang: 'zh',
     replies: { declined: '跳过了,你自己定。', timeout: '  ' },
-    onEvent: (e) => { if (e.payload.state === 'asked') ch.answer(String(e.payload.id), e.payload.id === 'q1' ? '1' : ''); },
+    onEvent: (e) => {
+      if (e.payload.state === 'asked') ch.answer(String(e.payload.id), e.payload.id === 'q1' ? '1' : '');
+    },
   });
   const mcp = await connect(ch);
   assert.equal((await mcp.call('ask', { question: '选哪个?', options: ['甲', '乙'] })).text, '甲');

@@ -27,7 +27,7 @@ export async function connect(channel: HumanChannel): Promise<Connected> {
     async call(name, args = {}, opts = {}) {
       const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 10_000, ...(opts.signal ? { signal: opts.signal } : {}) });
       const content = Array.isArray(r.content) ? r.content : [];
-      const text = content.map((b: { type?: string; text?: string }) => (b.type === 'text' ? b.text ?? '' : '')).join('');
+      const text = content.map((b: { type?: string; text?: string }) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
       return { text, isError: r.isError === true };
     },
     close: () => client.close(),

@@ -10,16 +10,19 @@ import { startSim, toolResultsOf, type Sim } from '../../src/sim/index.js';
 import { project, testEnv } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0 }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0 });
+});
+after(async () => {
+  await sim.close();
+});
 
 function runtimeFor(tag: string): Runtime {
   const p = project(tag);
   return new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url), onWarning: () => {} });
 }
 
-const offered = (body: unknown): string[] =>
-  ((body as { tools?: { name?: string }[] }).tools ?? []).map((t) => String(t.name));
+const offered = (body: unknown): string[] => ((body as { tools?: { name?: string }[] }).tools ?? []).map((t) => String(t.name));
 
 test('the model asks with options, the person picks 2, and the next request carries that option', async () => {
   const channelEvents: FlowerEvent[] = [];
@@ -35,7 +38,10 @@ test('the model asks with options, the person picks 2, and the next request carr
   sim.reset();
   sim.enqueue(
     {
-      type: 'tool_use', text: 'One thing to settle first.', id: 'toolu_ask_1', name: 'mcp__human__ask',
+      type: 'tool_use',
+      text: 'One thing to settle first.',
+      id: 'toolu_ask_1',
+      name: 'mcp__human__ask',
       input: { question: 'Which output format?', options: ['HTML', 'Markdown', 'Plain text'] },
     },
     { type: 'text', text: 'Going with Markdown.' },
@@ -55,8 +61,14 @@ test('the model asks with options, the person picks 2, and the next request carr
   assert.equal(reqs.length, 2);
   assert.ok(offered(reqs[0]!.body).includes('mcp__human__ask'), `offered: ${offered(reqs[0]!.body).join(', ')}`);
   const results = toolResultsOf(reqs[1]!.body);
-  assert.deepEqual(results.map((x) => [x.tool_use_id, x.content, x.is_error]), [['toolu_ask_1', 'Markdown', false]]);
-  assert.deepEqual(channelEvents.map((e) => `${e.kind}:${String(e.payload.state)}`), ['ask:asked', 'ask:answered']);
+  assert.deepEqual(
+    results.map((x) => [x.tool_use_id, x.content, x.is_error]),
+    [['toolu_ask_1', 'Markdown', false]],
+  );
+  assert.deepEqual(
+    channelEvents.map((e) => `${e.kind}:${String(e.payload.state)}`),
+    ['ask:asked', 'ask:answered'],
+  );
   assert.deepEqual(channelEvents[0]!.payload.options, ['HTML', 'Markdown', 'Plain text']);
   assert.equal(channel.history()[0]!.optionIndex, 1);
   assert.ok(stepEvents.some((e) => e.kind === 'tool_call' && e.tool === 'mcp__human__ask'));
@@ -67,7 +79,9 @@ test('the model submits the brief through submit_brief and the step gets a compl
   sim.reset();
   sim.enqueue(
     {
-      type: 'tool_use', id: 'toolu_brief_1', name: 'mcp__human__submit_brief',
+      type: 'tool_use',
+      id: 'toolu_brief_1',
+      name: 'mcp__human__submit_brief',
       input: {
         goal: 'md2html: Markdown to HTML for the docs team',
         acceptance: ['run md2html a.md, get a.html'],

@@ -10,19 +10,26 @@ import { AMEND_HEADER, HumanChannel } from '../../src/human/index.js';
 import type { FlowerEvent } from '../../src/runtime/index.js';
 import { connect, states, tmpDir } from './helpers.js';
 
-const fullBrief = () => new Brief({
-  goal: 'A script that turns Markdown into HTML.',
-  acceptance: '- run md2html a.md, get a.html',
-  boundaries: '- no PDF',
-  unknowns: '- assumed CommonMark',
-});
+const fullBrief = () =>
+  new Brief({
+    goal: 'A script that turns Markdown into HTML.',
+    acceptance: '- run md2html a.md, get a.html',
+    boundaries: '- no PDF',
+    unknowns: '- assumed CommonMark',
+  });
 
 function setup(o: { amend?: boolean; brief?: boolean } = {}) {
   const dir = tmpDir('mail');
   const amendPath = path.join(dir, 'notes', '需求.md');
   if (o.brief) fullBrief().write(amendPath);
   const events: FlowerEvent[] = [];
-  const ch = new HumanChannel({ lang: 'en', onEvent: (e) => { events.push(e); }, ...(o.amend === false ? {} : { amendPath }) });
+  const ch = new HumanChannel({
+    lang: 'en',
+    onEvent: (e) => {
+      events.push(e);
+    },
+    ...(o.amend === false ? {} : { amendPath }),
+  });
   return { ch, events, amendPath };
 }
 
@@ -45,10 +52,13 @@ test('two remarks are appended to the brief under 运行中补充, the original 
   const loaded = Brief.load(amendPath)!;
   assert.equal(loaded.goal, 'A script that turns Markdown into HTML.');
   assert.equal(loaded.complete(), true);
-  assert.deepEqual(loaded.amendments.map((x) => [x.label, x.text]), [
-    ['运行中补充', 'Also support tables.'],
-    ['运行中补充', 'Output goes to ./out, not next to the input.'],
-  ]);
+  assert.deepEqual(
+    loaded.amendments.map((x) => [x.label, x.text]),
+    [
+      ['运行中补充', 'Also support tables.'],
+      ['运行中补充', 'Output goes to ./out, not next to the input.'],
+    ],
+  );
   assert.ok(fs.readFileSync(amendPath, 'utf8').startsWith('# 需求确认书'));
   assert.deepEqual(states(events, 'mail'), ['queued:m1', 'queued:m2']);
   assert.equal(events[0]!.payload.amended, true);
@@ -92,7 +102,10 @@ test('a remark to a brief that does not exist yet starts the file, and the freez
   fullBrief().write(amendPath);
   const frozen = Brief.load(amendPath)!;
   assert.equal(frozen.complete(), true);
-  assert.deepEqual(frozen.amendments.map((x) => x.text), ['Must run on Node 20.']);
+  assert.deepEqual(
+    frozen.amendments.map((x) => x.text),
+    ['Must run on Node 20.'],
+  );
 });
 
 test('a damaged brief is not appended to: the remark is still delivered and the failure reported', async () => {

@@ -22,7 +22,10 @@ test('submit tools are offered only when turned on, and named for allowedTools',
   const names = (await mcp.client.listTools()).tools.map((t) => t.name).sort();
   assert.deepEqual(names, ['ask', 'inbox', 'submit_brief', 'submit_verdict']);
   await mcp.close();
-  assert.throws(() => ch.withSubmissions(['plan' as SubmissionKind]), (e: unknown) => FlowerError.is(e) && /plan/.test(e.message));
+  assert.throws(
+    () => ch.withSubmissions(['plan' as SubmissionKind]),
+    (e: unknown) => FlowerError.is(e) && /plan/.test(e.message),
+  );
 });
 
 test('a valid submit_brief is kept as a complete Brief; taking it clears it', async () => {
@@ -63,15 +66,25 @@ test('goal, verdict and handoff submissions convert to their documents; an unpro
   const goal = ch.takeSubmission('goal');
   assert.ok(goal instanceof Goal && goal.checks.length === 2 && goal.unverifiable.length === 1);
   const v = await mcp.call('submit_verdict', {
-    state: 'achieved', reason: '',
-    checks: [{ item: 'a.html has a <table>', pass: true, evidence: 'grep found <table>' }, { item: 'exit code 0', pass: null, evidence: '' }],
+    state: 'achieved',
+    reason: '',
+    checks: [
+      { item: 'a.html has a <table>', pass: true, evidence: 'grep found <table>' },
+      { item: 'exit code 0', pass: null, evidence: '' },
+    ],
   });
   assert.ok(v.text.includes(CONTRADICTORY_ACHIEVED), v.text);
   const verdict = ch.takeSubmission('verdict');
   assert.ok(verdict instanceof Verdict);
   assert.equal(verdict.state, 'not_yet');
   assert.deepEqual(verdict.failed, ['exit code 0']);
-  await mcp.call('submit_handoff', { doing: 'writing the table renderer', decided: 'marked, not remark', deadends: '', next: 'run the tests', scene: 'src/render.ts' });
+  await mcp.call('submit_handoff', {
+    doing: 'writing the table renderer',
+    decided: 'marked, not remark',
+    deadends: '',
+    next: 'run the tests',
+    scene: 'src/render.ts',
+  });
   const h = ch.takeSubmission('handoff');
   assert.ok(h instanceof Handoff && h.complete() && h.next === 'run the tests');
   await mcp.close();

@@ -5,8 +5,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  cleanOptions, inputHint, interactiveTimeout, pickOption, renderAsk, renderMail, renderSettled, routeLine,
-  type Ask, type Route,
+  cleanOptions,
+  inputHint,
+  interactiveTimeout,
+  pickOption,
+  renderAsk,
+  renderMail,
+  renderSettled,
+  routeLine,
+  type Ask,
+  type Route,
 } from '../../src/human/index.js';
 
 const withOptions = { id: 'q3', options: ['HTML', 'PDF', 'Both'] };
@@ -40,8 +48,17 @@ test('routeLine sends each typed line where the person meant it', () => {
 });
 
 const ask = (o: Partial<Ask>): Ask => ({
-  id: 'q1', question: 'Which format?', options: [], asked_at: '2024-01-01T00:00:00.000Z', state: 'asked', answer: null,
-  optionIndex: null, remaining: -1, framework: false, settled_at: null, ...o,
+  id: 'q1',
+  question: 'Which format?',
+  options: [],
+  asked_at: '2024-01-01T00:00:00.000Z',
+  state: 'asked',
+  answer: null,
+  optionIndex: null,
+  remaining: -1,
+  framework: false,
+  settled_at: null,
+  ...o,
 });
 
 test('renderAsk numbers the options and shows the quota only when there is one', () => {
@@ -80,16 +97,31 @@ test('the input hint follows the state; without a TTY questions end at once', ()
 
 test('options are cleaned and an answer picks one by number or exact text', () => {
   const clean: Array<[unknown, string[]]> = [
-    [['a', ' b ', '', 'a'], ['a', 'b']],
+    [
+      ['a', ' b ', '', 'a'],
+      ['a', 'b'],
+    ],
     ['["x","y"]', ['x', 'y']],
     ['one\ntwo\n', ['one', 'two']],
     ['[not json', ['[not json']],
-    [[1, 'two', null, { x: 1 }], ['1', 'two']],
+    [
+      [1, 'two', null, { x: 1 }],
+      ['1', 'two'],
+    ],
     [undefined, []],
   ];
   for (const [raw, want] of clean) assert.deepEqual(cleanOptions(raw), want, JSON.stringify(raw));
   const opts = ['HTML', 'PDF'];
-  const picks: Array<[string, number | null]> = [['1', 0], ['２', 1], ['pdf', 1], [' HTML ', 0], ['3', null], ['0', null], ['HTM', null], ['', null]];
+  const picks: Array<[string, number | null]> = [
+    ['1', 0],
+    ['２', 1],
+    ['pdf', 1],
+    [' HTML ', 0],
+    ['3', null],
+    ['0', null],
+    ['HTM', null],
+    ['', null],
+  ];
   for (const [typed, index] of picks) assert.equal(pickOption(opts, typed)?.index ?? null, index, JSON.stringify(typed));
   assert.equal(pickOption([], '1'), null);
 });

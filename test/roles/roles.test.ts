@@ -4,8 +4,17 @@ import type { McpServerConfig } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError } from '../../src/errors.js';
 import { guardPlan, sessionTools, wantsIsolation } from '../../src/guards/index.js';
 import {
-  CLARIFIER_RULES, COORDINATOR_RULES, JUDGE_RULES, ORACLE_RULES, REPORT_CONTRACT, WORKER_RULES,
-  clarifier, coordinator, judge, oracle, worker,
+  CLARIFIER_RULES,
+  COORDINATOR_RULES,
+  JUDGE_RULES,
+  ORACLE_RULES,
+  REPORT_CONTRACT,
+  WORKER_RULES,
+  clarifier,
+  coordinator,
+  judge,
+  oracle,
+  worker,
 } from '../../src/roles/index.js';
 
 const server = { type: 'stdio', command: 'true' } as McpServerConfig;
@@ -25,17 +34,22 @@ test('a coordinator may glance, dispatch, track and read — its allowlist; it i
   assert.deepEqual(guardPlan(c), ['allowlist', 'repeat']);
 });
 
-test('without glance the coordinator has no Bash of its own; the session still pre-approves its workers\' tools (a subagent asks the session\'s rules)', () => {
+test("without glance the coordinator has no Bash of its own; the session still pre-approves its workers' tools (a subagent asks the session's rules)", () => {
   const c = coordinator('work', '', { w: worker('w', 'p', { lang: 'en' }) }, { glance: false, lang: 'en' });
   assert.equal(c.glance, false);
   assert.ok(!c.allowedTools.includes('Bash'));
-  assert.deepEqual(sessionTools(c).filter((t) => ['Bash', 'Write', 'Edit'].includes(t)).sort(), ['Bash', 'Edit', 'Write']);
+  assert.deepEqual(
+    sessionTools(c)
+      .filter((t) => ['Bash', 'Write', 'Edit'].includes(t))
+      .sort(),
+    ['Bash', 'Edit', 'Write'],
+  );
   const readers = coordinator('work', '', { w: worker('w', 'p', { tools: ['Read', 'Grep'], lang: 'en' }) }, { glance: false, lang: 'en' });
   assert.ok(!sessionTools(readers).includes('Bash'), 'no worker runs Bash: none approved');
   assert.equal(readers.floor, 'read-only', 'no one in the session writes: the workspace is read-only under its commands');
 });
 
-test('the workers\' web tools are approved for the session, once; not for the coordinator itself', () => {
+test("the workers' web tools are approved for the session, once; not for the coordinator itself", () => {
   const w = {
     a: worker('a', 'p', { tools: ['Read', 'WebFetch'], lang: 'en' }),
     b: worker('b', 'p', { tools: ['WebSearch', 'WebFetch'], lang: 'en' }),
@@ -50,7 +64,10 @@ test('the workers\' web tools are approved for the session, once; not for the co
 test('a channel adds its tools (ask and inbox) and its server under the name its tools use', () => {
   const c = coordinator('work', '', {}, { channel, lang: 'en' });
   // the coordinator asks and reads mail; it submits no document (a submit tool is its role's alone)
-  assert.deepEqual(c.allowedTools.filter((t) => t.startsWith('mcp__')), channel.toolNames.filter((t) => !t.includes('__submit_')));
+  assert.deepEqual(
+    c.allowedTools.filter((t) => t.startsWith('mcp__')),
+    channel.toolNames.filter((t) => !t.includes('__submit_')),
+  );
   assert.deepEqual(Object.keys(c.mcpServers), ['human']);
   const source = c.mcpServers.human;
   // a factory, so each query gets a fresh in-process server (one connection per instance)
@@ -113,7 +130,10 @@ test('a judge reads; it runs Bash only with canRun', () => {
 });
 
 test('each role is offered only its own submit tool: a clarifier the brief, each judge of the flow its document', () => {
-  const all = { server, toolNames: ['mcp__human__ask', 'mcp__human__inbox', 'mcp__human__submit_brief', 'mcp__human__submit_goal', 'mcp__human__submit_verdict'] };
+  const all = {
+    server,
+    toolNames: ['mcp__human__ask', 'mcp__human__inbox', 'mcp__human__submit_brief', 'mcp__human__submit_goal', 'mcp__human__submit_verdict'],
+  };
   const submits = (tools: readonly string[]) => tools.filter((t) => t.includes('__submit_'));
   assert.deepEqual(submits(clarifier('c', { channel: all, lang: 'en' }).allowedTools), ['mcp__human__submit_brief']);
   assert.deepEqual(submits(judge('g', { channel: all, lang: 'en', submits: ['goal'] }).allowedTools), ['mcp__human__submit_goal']);
@@ -149,26 +169,38 @@ test('the language option picks the rule text; FLOWER_LANG decides by default', 
 
 // [rule set, phrases that must be in both languages' texts, as [zh, en]]
 const RULE_POINTS: Array<[string, { zh: string; en: string }, Array<[RegExp, RegExp]>]> = [
-  ['judge', JUDGE_RULES, [
-    [/判产物,不判源码/, /Judge the artifact, not the source/],
-    [/不信"已完成"/, /Do not believe "done"/],
-    [/无法达成/, /unreachable/],
-    [/"看不出来"不等于"达成"/, /"Can't tell" is not "done"/],
-    [/条数跟着"可能失败的方式"走/, /length follows the ways the task can fail/],
-    [/边界不是检查项/, /Boundaries are not checks/],
-  ]],
-  ['clarifier', CLARIFIER_RULES, [
-    [/一次问一个/, /one at a time/],
-    [/不设上限/, /no limit on questions/],
-    [/记进"未知与假设"/, /record it under unknowns and assumptions/],
-    [/恰好四节/, /exactly four sections/],
-    [/不写代码/, /No code/],
-  ]],
-  ['coordinator', COORDINATOR_RULES, [
-    [/Agent 工具派给 worker/, /dispatch them to a worker with the Agent tool/],
-    [/绝对路径/, /absolute paths/],
-    [/上下文要一直保持小/, /Keep your own context small/],
-  ]],
+  [
+    'judge',
+    JUDGE_RULES,
+    [
+      [/判产物,不判源码/, /Judge the artifact, not the source/],
+      [/不信"已完成"/, /Do not believe "done"/],
+      [/无法达成/, /unreachable/],
+      [/"看不出来"不等于"达成"/, /"Can't tell" is not "done"/],
+      [/条数跟着"可能失败的方式"走/, /length follows the ways the task can fail/],
+      [/边界不是检查项/, /Boundaries are not checks/],
+    ],
+  ],
+  [
+    'clarifier',
+    CLARIFIER_RULES,
+    [
+      [/一次问一个/, /one at a time/],
+      [/不设上限/, /no limit on questions/],
+      [/记进"未知与假设"/, /record it under unknowns and assumptions/],
+      [/恰好四节/, /exactly four sections/],
+      [/不写代码/, /No code/],
+    ],
+  ],
+  [
+    'coordinator',
+    COORDINATOR_RULES,
+    [
+      [/Agent 工具派给 worker/, /dispatch them to a worker with the Agent tool/],
+      [/绝对路径/, /absolute paths/],
+      [/上下文要一直保持小/, /Keep your own context small/],
+    ],
+  ],
 ];
 
 for (const [name, text, points] of RULE_POINTS) {

@@ -13,8 +13,12 @@ const resources = () => {
   return counts;
 };
 /** this process's own folders in the temp dir (flower names them with its pid), and everything in them (the scrub scripts) */
-const ownTmp = () => fs.readdirSync(os.tmpdir()).filter((n) => n.includes(`-${process.pid}-`))
-  .flatMap((n) => [n, ...fs.readdirSync(path.join(os.tmpdir(), n), { recursive: true }).map((f) => path.join(n, String(f)))]).sort();
+const ownTmp = () =>
+  fs
+    .readdirSync(os.tmpdir())
+    .filter((n) => n.includes(`-${process.pid}-`))
+    .flatMap((n) => [n, ...fs.readdirSync(path.join(os.tmpdir(), n), { recursive: true }).map((f) => path.join(n, String(f)))])
+    .sort();
 
 test('a Runtime leaves nothing behind when closed: 1,000 made and closed in one process add no listener, handle or temp folder', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-close-'));

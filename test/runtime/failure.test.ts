@@ -5,7 +5,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  FAILURE_KINDS, failure, fatalLine, fromApiError, fromInterrupt, fromResultSubtype, fromText, fromThrown, type FailureKind,
+  FAILURE_KINDS,
+  failure,
+  fatalLine,
+  fromApiError,
+  fromInterrupt,
+  fromResultSubtype,
+  fromText,
+  fromThrown,
+  type FailureKind,
 } from '../../src/runtime/failure.js';
 import { ConfigError, FlowerError, InternalError, StateCorrupt, StoreError } from '../../src/errors.js';
 import { SqliteStoreError, StoreKeyError, StoreOpenError } from '../../src/store/index.js';
@@ -18,15 +26,30 @@ type Api = Parameters<typeof fromApiError>[0];
 const API: Array<[string, Api, FailureKind, boolean]> = [
   ['401 (the binary retries it; we never do)', { error: 'authentication_failed', status: 401, text: 'Invalid API key · Fix external API key' }, 'auth', false],
   ['org not allowed', { error: 'oauth_org_not_allowed', text: 'org not allowed' }, 'auth', false],
-  ['a refusal is the model\'s answer, not a configuration (the same prompt is refused again)', { error: 'invalid_request', text: "API Error: Opus 5.5's safeguards flagged this message" }, 'model', false],
+  [
+    "a refusal is the model's answer, not a configuration (the same prompt is refused again)",
+    { error: 'invalid_request', text: "API Error: Opus 5.5's safeguards flagged this message" },
+    'model',
+    false,
+  ],
   ['account on hold', { error: 'account_on_hold', text: 'on hold' }, 'auth', false],
   ['cloud credentials', { error: 'cloud_credential_error', text: 'no creds' }, 'auth', false],
   ['billing', { error: 'billing_error', status: 400, text: 'Your credit balance is too low' }, 'quota', false],
   ['429 rate limit', { error: 'rate_limit', status: 429, text: 'API Error: Request rejected (429) · mock 429 rate_limit_error' }, 'quota', true],
   ['529 overloaded', { error: 'overloaded', status: 529, text: 'API Error: 529 mock 529 overloaded_error.' }, 'overloaded', true],
   ['500 server error', { error: 'server_error', status: 500, text: 'API Error: 500 mock 500 api_error. (127.0.0.1:400)' }, 'overloaded', true],
-  ['refused connection (server_error + connection_failed)', { error: 'server_error', connection: true, text: 'API Error: Connection refused (ECONNREFUSED)' }, 'network', true],
-  ['a dropped connection, unknown kind, no status', { error: 'unknown', status: null, connection: true, text: 'API Error: Connection dropped (ECONNRESET).' }, 'network', true],
+  [
+    'refused connection (server_error + connection_failed)',
+    { error: 'server_error', connection: true, text: 'API Error: Connection refused (ECONNREFUSED)' },
+    'network',
+    true,
+  ],
+  [
+    'a dropped connection, unknown kind, no status',
+    { error: 'unknown', status: null, connection: true, text: 'API Error: Connection dropped (ECONNRESET).' },
+    'network',
+    true,
+  ],
   ['model not found', { error: 'model_not_found', status: 404, text: 'model claude-x not found' }, 'config', false],
   ['400 bad request, unknown kind', { error: 'unknown', status: 400, text: 'API Error: 400 messages: bad request from mock' }, 'config', false],
   ['400 prompt too long', { error: 'invalid_request', status: 400, text: 'prompt is too long: 212345 tokens > 200000 maximum' }, 'context-full', false],
@@ -36,7 +59,12 @@ const API: Array<[string, Api, FailureKind, boolean]> = [
   ['503 with only a status', { status: 503, text: 'Service Unavailable' }, 'overloaded', true],
   ['402', { status: 402, text: 'Payment Required' }, 'quota', false],
   ['408', { status: 408, text: 'Request Timeout' }, 'timeout', true],
-  ['an unknown kind with no status falls back to the text', { error: 'unknown', text: 'Request timed out. No data arrived for more than 5 minutes.' }, 'timeout', true],
+  [
+    'an unknown kind with no status falls back to the text',
+    { error: 'unknown', text: 'Request timed out. No data arrived for more than 5 minutes.' },
+    'timeout',
+    true,
+  ],
   ['a port number never reads as a status', { error: 'server_error', status: 500, text: 'check your gateway (127.0.0.1:401)' }, 'overloaded', true],
 ];
 for (const [what, sig, kind, retry] of API) {
@@ -102,11 +130,26 @@ test('every kind has a default and round-trips through JSON as a plain object', 
 });
 
 const outcome = (o: Partial<AttemptOutcome>): AttemptOutcome => ({
-  sessionId: null, ok: false, text: '', error: null, failure: null, errors: [], costUsd: 0, numTurns: 0, context: 0, interrupted: null, servedModel: null, ...o,
+  sessionId: null,
+  ok: false,
+  text: '',
+  error: null,
+  failure: null,
+  errors: [],
+  costUsd: 0,
+  numTurns: 0,
+  context: 0,
+  interrupted: null,
+  servedModel: null,
+  ...o,
 });
 
 test('the retry loop decides on the kind, never the text: a fatal kind with a "transient" text stops', () => {
-  const v = retryable(outcome({ error: 'API Error: 503 overloaded, try again', failure: failure('auth', 'API Error: 503 overloaded, try again') }), 1, DEFAULT_RESILIENCE);
+  const v = retryable(
+    outcome({ error: 'API Error: 503 overloaded, try again', failure: failure('auth', 'API Error: 503 overloaded, try again') }),
+    1,
+    DEFAULT_RESILIENCE,
+  );
   assert.equal(v.retry, false);
   assert.match(v.why!, /ANTHROPIC_API_KEY/);
   const w = retryable(outcome({ error: 'Invalid API key 401', failure: failure('network', 'Invalid API key 401') }), 1, DEFAULT_RESILIENCE);
@@ -132,12 +175,16 @@ test('a resume the binary cannot find is fatal at once and points at flower log'
 
 const PG = { host: '127.0.0.1', port: 5432, database: 'flower', user: 'flower' };
 const THROWN: Array<[string, unknown, FailureKind]> = [
-  ['a PostgreSQL server gone mid-step (it was "internal" before the store errors were one family)', new PgStoreError('unreachable', 'cannot reach PostgreSQL at 127.0.0.1:5432', PG), 'store'],
+  [
+    'a PostgreSQL server gone mid-step (it was "internal" before the store errors were one family)',
+    new PgStoreError('unreachable', 'cannot reach PostgreSQL at 127.0.0.1:5432', PG),
+    'store',
+  ],
   ['a PostgreSQL user without rights on the tables', new PgStoreError('permission', 'user "flower" has no permission', PG), 'store'],
   ['a read-only sessions.db', new SqliteStoreError('store-read-only', 'session store /x/sessions.db is read-only', { path: '/x/sessions.db' }), 'store'],
   ['a sessions.db that is not SQLite', new StoreOpenError('/x/sessions.db', 'not-sqlite', 'not a SQLite database'), 'store'],
   ['a key that cannot be stored', new StoreKeyError('sessionId "a/b" contains \'/\''), 'store'],
-  ['the family\'s base class', new StoreError('store-x', 'x'), 'store'],
+  ["the family's base class", new StoreError('store-x', 'x'), 'store'],
   ['a configuration the step cannot run with', new ConfigError('unknown-session', 'no session x'), 'config'],
   ['our own bug', new InternalError('bug', 'oops'), 'internal'],
   ['a damaged file that is not the store', new StateCorrupt('state-corrupt', 'lineage.json is damaged'), 'internal'],
@@ -153,12 +200,20 @@ for (const [what, e, kind] of THROWN) {
 }
 
 test('every store error is one family: a StoreError and a FlowerError, whatever the backend; a bad sessions.db stays a StateCorrupt', () => {
-  const all = [new PgStoreError('auth', 'refused', PG), new SqliteStoreError('store-locked', 'locked'), new StoreOpenError('/x.db', 'cannot-open', 'no'), new StoreKeyError('empty')];
+  const all = [
+    new PgStoreError('auth', 'refused', PG),
+    new SqliteStoreError('store-locked', 'locked'),
+    new StoreOpenError('/x.db', 'cannot-open', 'no'),
+    new StoreKeyError('empty'),
+  ];
   for (const e of all) {
     assert.ok(StoreError.is(e) && e instanceof StoreError && FlowerError.is(e), e.name);
     assert.equal(ConfigError.is(e), false, e.name);
   }
-  assert.deepEqual(all.map((e) => e.name), ['PgStoreError', 'SqliteStoreError', 'StoreOpenError', 'StoreKeyError']);
+  assert.deepEqual(
+    all.map((e) => e.name),
+    ['PgStoreError', 'SqliteStoreError', 'StoreOpenError', 'StoreKeyError'],
+  );
   const open = all[2] as StoreOpenError;
   assert.equal(StateCorrupt.is(open), true);
   assert.equal(open.keptAt, '/x.db');

@@ -29,19 +29,34 @@ function setup(files: Record<string, string>, env: Record<string, string> = {}) 
   const layout = RunLayout.of({ cwd: ws, workspace: ws, runDir: path.join(ws, 'runs') });
   const resolved = resolveEnv({ HOME: home, PATH: '/usr/bin', ...env }, ws);
   const warnings: string[] = [];
-  const make = (o: Partial<ConstructorParameters<typeof Floor>[0]> = {}) => new Floor({
-    layout, resolved, workbench: layout.root, tmpDir: tmp, configDir: cfg, allowWrite: [], passEnv: [], allowRead: [], denyRead: [], protect: [],
-    warn: (m) => warnings.push(m), ...o,
-  });
+  const make = (o: Partial<ConstructorParameters<typeof Floor>[0]> = {}) =>
+    new Floor({
+      layout,
+      resolved,
+      workbench: layout.root,
+      tmpDir: tmp,
+      configDir: cfg,
+      allowWrite: [],
+      passEnv: [],
+      allowRead: [],
+      denyRead: [],
+      protect: [],
+      warn: (m) => warnings.push(m),
+      ...o,
+    });
   return { dir, ws, home, make, warnings };
 }
 
 test('a base URL from a workspace .env with the key from ~/.config/flower/.env: the run is refused, naming both files', () => {
   const s = setup({ 'home/.config/flower/.env': 'ANTHROPIC_API_KEY=sk-ant-personal-123456\n', 'ws/.env': 'ANTHROPIC_BASE_URL=http://attacker.example\n' });
-  assert.throws(() => s.make(), (e: unknown) => ConfigError.is(e) && e.code === 'foreign-endpoint' && e.message.includes(path.join(s.ws, '.env')) && e.message.includes('.config/flower/.env'));
+  assert.throws(
+    () => s.make(),
+    (e: unknown) =>
+      ConfigError.is(e) && e.code === 'foreign-endpoint' && e.message.includes(path.join(s.ws, '.env')) && e.message.includes('.config/flower/.env'),
+  );
 });
 
-test('a base URL from the environment, or beside its key in the same workspace file, is the person\'s choice', () => {
+test("a base URL from the environment, or beside its key in the same workspace file, is the person's choice", () => {
   const a = setup({ 'ws/.env': 'ANTHROPIC_BASE_URL=http://gw\nANTHROPIC_AUTH_TOKEN=tok-1234567890\n' });
   assert.doesNotThrow(() => a.make());
   const b = setup({ 'ws/.env': 'ANTHROPIC_API_KEY=sk-ant-local-1234567\n' }, { ANTHROPIC_BASE_URL: 'http://gw' });
@@ -49,10 +64,17 @@ test('a base URL from the environment, or beside its key in the same workspace f
 });
 
 test('the binary gets the credential and the endpoint, never another secret; the scrub script is named and holds the names', () => {
-  const s = setup({ 'home/.config/flower/.env': 'ANTHROPIC_API_KEY=sk-ant-personal-123456\n' }, {
-    DATABASE_URL: 'postgres://app:pw1234567@db/app', GITHUB_TOKEN: 'ghp_0123456789abcdefghijABCDEFGHIJ', EDITOR: 'vim', KEEP_TOKEN: 'passed-on-purpose',
-    ANTHROPIC_BASE_URL: 'http://127.0.0.1:1', FLOWER_STORE: 'postgres://u:storepw99@h/db',
-  });
+  const s = setup(
+    { 'home/.config/flower/.env': 'ANTHROPIC_API_KEY=sk-ant-personal-123456\n' },
+    {
+      DATABASE_URL: 'postgres://app:pw1234567@db/app',
+      GITHUB_TOKEN: 'ghp_0123456789abcdefghijABCDEFGHIJ',
+      EDITOR: 'vim',
+      KEEP_TOKEN: 'passed-on-purpose',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:1',
+      FLOWER_STORE: 'postgres://u:storepw99@h/db',
+    },
+  );
   const f = s.make({ passEnv: ['KEEP_TOKEN'] });
   const env = f.childBase();
   assert.equal(env.ANTHROPIC_API_KEY, 'sk-ant-personal-123456');
@@ -74,10 +96,19 @@ test('no tool may write what flower reads at start: the run dir, ./.env before i
   const s = setup({ 'ws/flow.mjs': 'export default 1;\n' });
   const f = s.make({ protect: [path.join(s.ws, 'flow.mjs')] });
   for (const [p, kind] of [
-    ['runs/sessions.db', 'protected'], ['.env', 'protected'], ['.flower/notes/目标.md', 'protected'], ['.flower/notes/需求.md', 'protected'],
-    ['.flower/notes/交接-干活.md', 'protected'], ['.flower/skills/evil/SKILL.md', 'protected'], ['.flower/INDEX.md', 'protected'],
-    ['flow.mjs', 'protected'], ['src/a.ts', null], ['.flower/notes/decision.md', null], ['.flower/scripts/x.sh', null],
-    [path.join(s.home, '.config', 'flower', 'skills', 'x', 'SKILL.md'), 'outside'], [path.join(s.home, '.ssh', 'authorized_keys'), 'outside'],
+    ['runs/sessions.db', 'protected'],
+    ['.env', 'protected'],
+    ['.flower/notes/目标.md', 'protected'],
+    ['.flower/notes/需求.md', 'protected'],
+    ['.flower/notes/交接-干活.md', 'protected'],
+    ['.flower/skills/evil/SKILL.md', 'protected'],
+    ['.flower/INDEX.md', 'protected'],
+    ['flow.mjs', 'protected'],
+    ['src/a.ts', null],
+    ['.flower/notes/decision.md', null],
+    ['.flower/scripts/x.sh', null],
+    [path.join(s.home, '.config', 'flower', 'skills', 'x', 'SKILL.md'), 'outside'],
+    [path.join(s.home, '.ssh', 'authorized_keys'), 'outside'],
   ] as const) {
     assert.equal(f.wall.write(p, s.ws)?.kind ?? null, kind, p);
   }
@@ -87,10 +118,16 @@ test('no tool may write what flower reads at start: the run dir, ./.env before i
 });
 
 test('a shell rc that exports the key is unreadable to every command; so is a host credential store; --allow-read opens one', () => {
-  const s = setup({
-    'home/.bashrc': 'export ANTHROPIC_API_KEY=sk-ant-personal-123456\n', 'home/.profile': 'export EDITOR=vim\n',
-    'home/.ssh/id_ed25519': 'PRIVATE', 'home/.aws/credentials': '[default]\n', 'home/.npmrc': '//registry/:_authToken=x\n',
-  }, { ANTHROPIC_API_KEY: 'sk-ant-personal-123456' });
+  const s = setup(
+    {
+      'home/.bashrc': 'export ANTHROPIC_API_KEY=sk-ant-personal-123456\n',
+      'home/.profile': 'export EDITOR=vim\n',
+      'home/.ssh/id_ed25519': 'PRIVATE',
+      'home/.aws/credentials': '[default]\n',
+      'home/.npmrc': '//registry/:_authToken=x\n',
+    },
+    { ANTHROPIC_API_KEY: 'sk-ant-personal-123456' },
+  );
   const f = s.make({ allowRead: [path.join(s.home, '.npmrc')] });
   const box = f.sandbox({ floor: 'workspace', net: 'off', nested: false });
   const denied = box.filesystem?.denyRead ?? [];
@@ -101,9 +138,15 @@ test('a shell rc that exports the key is unreadable to every command; so is a ho
   assert.equal(f.wall.read(path.join(s.home, '.npmrc'), s.ws), null);
 });
 
-test('a file in the home that holds the key (a note, a tool\'s config) is unreadable to every tool', () => {
-  const s = setup({ 'home/notes.txt': 'my key: sk-ant-personal-123456\n', 'home/.config/sometool/config.yml': 'token: sk-ant-personal-123456\n', 'home/todo.txt': 'nothing\n' },
-    { ANTHROPIC_API_KEY: 'sk-ant-personal-123456' });
+test("a file in the home that holds the key (a note, a tool's config) is unreadable to every tool", () => {
+  const s = setup(
+    {
+      'home/notes.txt': 'my key: sk-ant-personal-123456\n',
+      'home/.config/sometool/config.yml': 'token: sk-ant-personal-123456\n',
+      'home/todo.txt': 'nothing\n',
+    },
+    { ANTHROPIC_API_KEY: 'sk-ant-personal-123456' },
+  );
   const f = s.make();
   assert.equal(f.wall.read(path.join(s.home, 'notes.txt'), s.ws)?.kind, 'credential');
   assert.equal(f.wall.read(path.join(s.home, '.config', 'sometool', 'config.yml'), s.ws)?.kind, 'credential');
@@ -114,7 +157,8 @@ test('a file in the home that holds the key (a note, a tool\'s config) is unread
 
 test('the secrets of .env files below the workspace are known values (redacted from every output); FLOWER_PLUGINS from the workspace is ignored', () => {
   const s = setup({
-    'ws/pkg/api/.env': 'API_SECRET=deep-secret-value-42\nPORT=3000\nNODE_ENV=development\nSHADE=blue-e2e-shade-77\n', 'ws/node_modules/x/.env': 'X_SECRET=in-deps-ignored-1\n',
+    'ws/pkg/api/.env': 'API_SECRET=deep-secret-value-42\nPORT=3000\nNODE_ENV=development\nSHADE=blue-e2e-shade-77\n',
+    'ws/node_modules/x/.env': 'X_SECRET=in-deps-ignored-1\n',
     'ws/.env': 'FLOWER_PLUGINS=/ws/evil\nANTHROPIC_API_KEY=sk-ant-local-1234567\n',
   });
   const f = s.make();
@@ -126,5 +170,10 @@ test('the secrets of .env files below the workspace are known values (redacted f
   assert.ok(!main.includes('development') && !main.includes('3000'), 'a bare word or number is everywhere: not hidden');
   assert.equal(f.env.FLOWER_PLUGINS, undefined);
   assert.match(s.warnings.join('\n'), /FLOWER_PLUGINS .* ignored/);
-  assert.deepEqual(envFilesUnder(s.ws).map((p) => path.relative(s.ws, p)).sort(), ['.env', 'pkg/api/.env']);
+  assert.deepEqual(
+    envFilesUnder(s.ws)
+      .map((p) => path.relative(s.ws, p))
+      .sort(),
+    ['.env', 'pkg/api/.env'],
+  );
 });

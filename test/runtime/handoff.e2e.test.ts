@@ -14,8 +14,12 @@ import { Step, Workflow } from '../../src/workflow/index.js';
 import { project, readJson, testEnv, transcriptOf, type Project } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0 }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0 });
+});
+after(async () => {
+  await sim.close();
+});
 
 const WINDOW = 60_000;
 const TAKEOVER = '你在接手'; // the opening of Handoff.promptBlock()
@@ -32,18 +36,37 @@ const worker = new AgentSpec({ name: 'worker', allowedTools: ['Bash', 'Read'] })
 const fast = { FLOWER_MAX_ATTEMPTS: '2', FLOWER_BASE_DELAY: '0.05', FLOWER_MAX_DELAY: '0.1', FLOWER_PROBE_TIMEOUT: '1', FLOWER_MAX_OFFLINE_WAIT: '1' };
 
 function runtime(p: Project, extra: Record<string, string> = {}, handoff: ConstructorParameters<typeof Runtime>[0] = {}): Runtime {
-  return new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url, { ...fast, ...extra }), handoff: { window: WINDOW, headroom: 15_000 }, ...handoff });
+  return new Runtime({
+    workspace: p.ws,
+    runDir: p.runs,
+    env: testEnv(p, sim.url, { ...fast, ...extra }),
+    handoff: { window: WINDOW, headroom: 15_000 },
+    ...handoff,
+  });
 }
 
 /** The task's two tool turns: 31.1K (past "near" at 25K), then 46.1K (past the threshold at 45K). */
 function climb(model?: string): void {
   sim.enqueue(
-    { type: 'tool_use', text: 'Looking around.', name: 'Bash', input: { command: 'echo looked', description: 'look' },
-      usage: { input_tokens: 100, cache_read_input_tokens: 31_000, output_tokens: 30 }, match: { not: { firstUserIncludes: TAKEOVER } }, ...(model ? { model } : {}) },
+    {
+      type: 'tool_use',
+      text: 'Looking around.',
+      name: 'Bash',
+      input: { command: 'echo looked', description: 'look' },
+      usage: { input_tokens: 100, cache_read_input_tokens: 31_000, output_tokens: 30 },
+      match: { not: { firstUserIncludes: TAKEOVER } },
+      ...(model ? { model } : {}),
+    },
     // a slow command and a slow stream: the cut lands before this tool can finish and ask again
-    { type: 'tool_use', text: 'Running the long build.', name: 'Bash', input: { command: 'sleep 8; echo built', description: 'build' },
-      usage: { input_tokens: 100, cache_read_input_tokens: 46_000, output_tokens: 30 }, chunkDelayMs: 150,
-      match: { lastUserIncludes: 'looked' } },
+    {
+      type: 'tool_use',
+      text: 'Running the long build.',
+      name: 'Bash',
+      input: { command: 'sleep 8; echo built', description: 'build' },
+      usage: { input_tokens: 100, cache_read_input_tokens: 46_000, output_tokens: 30 },
+      chunkDelayMs: 150,
+      match: { lastUserIncludes: 'looked' },
+    },
   );
 }
 
@@ -52,13 +75,19 @@ test('past the threshold the same session writes its handoff through submit_hand
   sim.reset();
   climb('glm-4.6');
   sim.enqueue(
-    { type: 'tool_use', name: HANDOFF_TOOL, usage: small, match: { lastUserIncludes: 'submit_handoff' }, input: {
-      doing: 'building the parser; the lexer is done',
-      decided: 'zod for the schema: its errors name the field',
-      deadends: 'regex parsing: breaks on nested fences',
-      next: 'run npm test; if parse.test fails, fix src/parse.ts',
-      scene: 'src/parse.ts, notes/lexer.md',
-    } },
+    {
+      type: 'tool_use',
+      name: HANDOFF_TOOL,
+      usage: small,
+      match: { lastUserIncludes: 'submit_handoff' },
+      input: {
+        doing: 'building the parser; the lexer is done',
+        decided: 'zod for the schema: its errors name the field',
+        deadends: 'regex parsing: breaks on nested fences',
+        next: 'run npm test; if parse.test fails, fix src/parse.ts',
+        scene: 'src/parse.ts, notes/lexer.md',
+      },
+    },
     { type: 'text', text: 'Submitted.', usage: small, match: { lastUserIncludes: 'Handoff received' } },
     { type: 'text', text: 'finished by the successor', usage: small, match: { firstUserIncludes: TAKEOVER }, model: 'glm-4.6' },
   );
@@ -67,8 +96,16 @@ test('past the threshold the same session writes its handoff through submit_hand
   const rt = runtime(p, { ANTHROPIC_MODEL: 'claude-opus-test' });
   let r;
   try {
-    r = await rt.run(worker, 'build the parser (TASK-TEXT-7Q)', { stepName: '干活', onEvent: (e) => events.push(e), onSession: (s) => { sessions.push(s); } });
-  } finally { rt.close(); }
+    r = await rt.run(worker, 'build the parser (TASK-TEXT-7Q)', {
+      stepName: '干活',
+      onEvent: (e) => events.push(e),
+      onSession: (s) => {
+        sessions.push(s);
+      },
+    });
+  } finally {
+    rt.close();
+  }
   assert.equal(r.ok, true, r.error ?? '');
   assert.equal(r.text, 'finished by the successor');
   const reqs = sim.messageRequests();
@@ -100,7 +137,10 @@ test('past the threshold the same session writes its handoff through submit_hand
   assert.match(doc, /## 走不通的路\n\nregex parsing/);
   // events: one near, then writing, then done with every section (scene included)
   const hand = events.filter((e) => e.kind === 'handoff');
-  assert.deepEqual(hand.map((e) => e.payload.phase), ['near', 'writing', 'done']);
+  assert.deepEqual(
+    hand.map((e) => e.payload.phase),
+    ['near', 'writing', 'done'],
+  );
   assert.equal(hand[0]!.payload.context, 31_100);
   assert.equal(hand[0]!.payload.at, 45_000);
   assert.equal(hand[0]!.payload.window, WINDOW);
@@ -108,7 +148,10 @@ test('past the threshold the same session writes its handoff through submit_hand
   assert.equal(done.degraded, false);
   assert.equal(done.path, path.join(p.ws, '.flower', 'notes', '交接-干活.md'));
   assert.equal((done.sections as Record<string, string>).scene, 'src/parse.ts, notes/lexer.md');
-  assert.ok(events.every((e) => e.kind !== 'tool_call' || e.tool !== HANDOFF_TOOL), 'the writing round is not shown');
+  assert.ok(
+    events.every((e) => e.kind !== 'tool_call' || e.tool !== HANDOFF_TOOL),
+    'the writing round is not shown',
+  );
   // the gateway served another model than the configured one: one warning per Runtime, not per attempt
   const mismatch = events.filter((e) => e.kind === 'error' && e.payload.model_mismatch === true);
   assert.equal(mismatch.length, 1);
@@ -123,8 +166,13 @@ test('a "prompt is too long" 400 gives a degraded handoff at once, calibrates th
   sim.reset();
   const task = `refactor the store (TASK-HEAD) ${'x'.repeat(1500)} TASK-TAIL`;
   sim.enqueue(
-    { type: 'tool_use', name: 'Bash', input: { command: 'echo one', description: 'one' },
-      usage: { input_tokens: 100, cache_read_input_tokens: 40_000, output_tokens: 30 }, match: { not: { firstUserIncludes: TAKEOVER } } },
+    {
+      type: 'tool_use',
+      name: 'Bash',
+      input: { command: 'echo one', description: 'one' },
+      usage: { input_tokens: 100, cache_read_input_tokens: 40_000, output_tokens: 30 },
+      match: { not: { firstUserIncludes: TAKEOVER } },
+    },
     // the CLI silently re-sends a 400 five times: sticky, for the old session only
     { ...TOO_LONG, match: (c: SimCall) => !c.firstUser.includes(TAKEOVER) },
     { type: 'text', text: 'recovered on the successor', usage: small, match: { firstUserIncludes: TAKEOVER } },
@@ -136,12 +184,17 @@ test('a "prompt is too long" 400 gives a degraded handoff at once, calibrates th
     r = await rt.run(worker, task, { stepName: 'a/b:c', onEvent: (e) => events.push(e) });
     // mid-session the CLI says only "Prompt is too long": the last reading is what we know
     assert.equal(rt.handoffPolicy.window, 40_100, 'the context reached lowers the live window at once');
-  } finally { rt.close(); }
+  } finally {
+    rt.close();
+  }
   assert.equal(r.ok, true, r.error ?? '');
   assert.equal(r.text, 'recovered on the successor');
   assert.equal(r.attempts, 1);
   assert.equal(r.retired.length, 1);
-  assert.ok(r.errors.some((e) => /^交接降级\(context overflow: .*prompt is too long/i.test(e)), r.errors.join(' | '));
+  assert.ok(
+    r.errors.some((e) => /^交接降级\(context overflow: .*prompt is too long/i.test(e)),
+    r.errors.join(' | '),
+  );
   const doc = fs.readFileSync(path.join(p.ws, '.flower', 'notes', '交接-abc.md'), 'utf8');
   assert.match(doc, /\[降级:交接没写成\]/);
   assert.match(doc, /TASK-HEAD/);
@@ -164,7 +217,9 @@ test('handoffs that keep degrading stop the step after two in a row, with the wi
   let r;
   try {
     r = await rt.run(worker, 'anything', { stepName: 'loop' });
-  } finally { rt.close(); }
+  } finally {
+    rt.close();
+  }
   assert.equal(r.ok, false);
   assert.match(r.error ?? '', /2 degraded handoffs in a row/);
   // nothing to calibrate from: no reading before the overflow, and the CLI states no limit
@@ -182,18 +237,33 @@ test('sessions that are full at once stop at maxGenerations with the start-up fl
   const p = project('gens');
   sim.reset();
   sim.enqueue(
-    { type: 'tool_use', name: HANDOFF_TOOL, usage: small, sticky: true, match: { lastUserIncludes: 'submit_handoff' },
-      input: { doing: 'starting', decided: '', deadends: '', next: 'start again', scene: '' } },
+    {
+      type: 'tool_use',
+      name: HANDOFF_TOOL,
+      usage: small,
+      sticky: true,
+      match: { lastUserIncludes: 'submit_handoff' },
+      input: { doing: 'starting', decided: '', deadends: '', next: 'start again', scene: '' },
+    },
     { type: 'text', text: 'Submitted.', usage: small, sticky: true, match: { lastUserIncludes: 'Handoff received' } },
     // a tool turn (a final answer past the threshold just ends the step): the cut lands mid-stream
-    { type: 'tool_use', text: 'Starting.', name: 'Bash', input: { command: 'sleep 8', description: 'wait' },
-      usage: { input_tokens: 50_000 }, chunkDelayMs: 150, sticky: true },
+    {
+      type: 'tool_use',
+      text: 'Starting.',
+      name: 'Bash',
+      input: { command: 'sleep 8', description: 'wait' },
+      usage: { input_tokens: 50_000 },
+      chunkDelayMs: 150,
+      sticky: true,
+    },
   );
   const rt = runtime(p, {}, { handoff: { window: WINDOW, headroom: 15_000, maxGenerations: 1 } });
   let r;
   try {
     r = await rt.run(worker, 'anything', { stepName: 'gens' });
-  } finally { rt.close(); }
+  } finally {
+    rt.close();
+  }
   assert.equal(r.ok, false);
   assert.match(r.error ?? '', /retired 1 sessions/);
   assert.match(r.error ?? '', /start-up floor/);
@@ -213,8 +283,10 @@ test('a resumed session counts only its own turns: resuming twice costs about th
     assert.ok(a.cost_usd > 0);
     for (const x of [b, c]) assert.ok(Math.abs(x.cost_usd - a.cost_usd) < a.cost_usd * 0.05, `${x.step}: ${x.cost_usd} vs ${a.cost_usd}`);
     assert.ok(Math.abs(rt.totalCost() - 3 * a.cost_usd) < a.cost_usd * 0.1);
-  } finally { rt.close(); }
-  const rows = (await Manifest.read(p.runs));
+  } finally {
+    rt.close();
+  }
+  const rows = await Manifest.read(p.runs);
   assert.ok(Math.abs(rows[2]!.cost_usd - rows[0]!.cost_usd) < rows[0]!.cost_usd * 0.05);
 });
 
@@ -222,7 +294,10 @@ async function cliRun(p: Project, args: string[]): Promise<{ code: number; out: 
   let out = '';
   let err = '';
   const code = await main(['once', ...args, '-t', 'Bash', '-w', p.ws, '-r', p.runs], {
-    stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: testEnv(p, sim.url, fast), cwd: p.dir,
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    env: testEnv(p, sim.url, fast),
+    cwd: p.dir,
   });
   return { code, out, err };
 }
@@ -234,9 +309,20 @@ test('once --window 60000: a markdown handoff (no tool call) is parsed, and the 
     // a 60000 window hands off at 45000 (25 % room: the 50k floor never takes over half a small window)
     // a tool turn that cannot finish on its own (the cut interrupts the sleep): a text answer past the
     // threshold raced the cut on a loaded machine, and a finished answer just ends the step
-    { type: 'tool_use', text: 'working', name: 'Bash', input: { command: HOLD, description: 'work' }, usage: { input_tokens: 46_000 }, match: { not: { firstUserIncludes: TAKEOVER } } },
-    { type: 'text', match: { lastUserIncludes: 'submit_handoff' }, usage: small,
-      text: '## Doing now\nwiring the CLI\n\n## Dead ends\nnone yet\n\n## Next step\nrun the e2e test\n\n## Scene\nsrc/cli/once.ts' },
+    {
+      type: 'tool_use',
+      text: 'working',
+      name: 'Bash',
+      input: { command: HOLD, description: 'work' },
+      usage: { input_tokens: 46_000 },
+      match: { not: { firstUserIncludes: TAKEOVER } },
+    },
+    {
+      type: 'text',
+      match: { lastUserIncludes: 'submit_handoff' },
+      usage: small,
+      text: '## Doing now\nwiring the CLI\n\n## Dead ends\nnone yet\n\n## Next step\nrun the e2e test\n\n## Scene\nsrc/cli/once.ts',
+    },
     { type: 'text', text: 'done after markdown', usage: small, match: { firstUserIncludes: TAKEOVER } },
   );
   const r = await cliRun(p, ['do it', '--window', '60000']);
@@ -269,7 +355,14 @@ test('in a workflow, lineage.json names the successor, and a rerun continues the
   sim.reset();
   sim.enqueue(
     // matched on this test's own task: a late request from the previous test's process must not take it
-    { type: 'tool_use', text: 'working', name: 'Bash', input: { command: HOLD, description: 'work' }, usage: { input_tokens: 50_000 }, match: { firstUserIncludes: 'do the work' } },
+    {
+      type: 'tool_use',
+      text: 'working',
+      name: 'Bash',
+      input: { command: HOLD, description: 'work' },
+      usage: { input_tokens: 50_000 },
+      match: { firstUserIncludes: 'do the work' },
+    },
     { type: 'text', text: '## 现在在做什么\nhalf done\n\n## 下一步\nfinish it', usage: small, match: { lastUserIncludes: 'submit_handoff' } },
     { type: 'text', text: 'finished', usage: small, match: { firstUserIncludes: TAKEOVER } },
     { type: 'text', text: 'continued', usage: small },
@@ -279,14 +372,20 @@ test('in a workflow, lineage.json names the successor, and a rerun continues the
   try {
     const ctx = await wf().run(rt1);
     assert.equal(ctx._failedAt, undefined);
-  } finally { rt1.close(); }
+  } finally {
+    rt1.close();
+  }
   const row = (await Manifest.read(p.runs))[0]!;
   assert.equal(row.retired.length, 1);
   const lin = readJson<{ steps: Record<string, string> }>(path.join(p.runs, 'lineage.json'));
   assert.equal(lin.steps['干活'], row.session_id, 'lineage follows the successor');
   const before = sim.messageRequests().length;
   const rt2 = runtime(p);
-  try { await wf().run(rt2); } finally { rt2.close(); }
+  try {
+    await wf().run(rt2);
+  } finally {
+    rt2.close();
+  }
   const again = sim.messageRequests().slice(before);
   assert.ok(again.length >= 1);
   for (const q of again) assert.equal(sid(q), row.session_id, 'the rerun resumes the successor, not the retired session');

@@ -8,16 +8,24 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import {
-  AgentSpec, Generations, HANDOFF_SERVER, HANDOFF_TOOL, type GenerationHost, type HandoffPolicy, type StepResult,
-} from '../../src/runtime/index.js';
+import { AgentSpec, Generations, HANDOFF_SERVER, HANDOFF_TOOL, type GenerationHost, type HandoffPolicy, type StepResult } from '../../src/runtime/index.js';
 import type { AttemptOutcome } from '../../src/runtime/attempt.js';
 import { fromText } from '../../src/runtime/failure.js';
 
 // the failure is typed where it happens: here, as the attempt would from the binary's text alone
 const outcome = (o: Partial<AttemptOutcome> = {}): AttemptOutcome => ({
-  sessionId: 's1', ok: false, text: '', error: null, errors: [], costUsd: 0, numTurns: 0, context: 0, interrupted: null, servedModel: null,
-  failure: o.ok ? null : fromText(o.error ?? o.errors?.at(-1) ?? ''), ...o,
+  sessionId: 's1',
+  ok: false,
+  text: '',
+  error: null,
+  errors: [],
+  costUsd: 0,
+  numTurns: 0,
+  context: 0,
+  interrupted: null,
+  servedModel: null,
+  failure: o.ok ? null : fromText(o.error ?? o.errors?.at(-1) ?? ''),
+  ...o,
 });
 
 const GOOD = '## 现在在做什么\nparsing\n\n## 下一步\nrun the tests';
@@ -29,8 +37,20 @@ function setup(o: { policy?: Partial<HandoffPolicy>; answers?: Array<Partial<Att
   const calls: Array<{ spec: AgentSpec; prompt: string; resume: string; dueWhileWriting: unknown }> = [];
   const answers = [...(o.answers ?? [])];
   const result: StepResult = {
-    step: 'work', session_id: 's1', ok: false, cost_usd: 0, num_turns: 0, text: '', error: null, started_at: '', ended_at: null,
-    attempts: 1, errors: [], resumed: false, retired: [], context: 0,
+    step: 'work',
+    session_id: 's1',
+    ok: false,
+    cost_usd: 0,
+    num_turns: 0,
+    text: '',
+    error: null,
+    started_at: '',
+    ended_at: null,
+    attempts: 1,
+    errors: [],
+    resumed: false,
+    retired: [],
+    context: 0,
   };
   let gens: Generations;
   const host: GenerationHost = {
@@ -102,7 +122,9 @@ test('the writing round resumes the same session, with no budget cap, the submit
 
 test('the writing flag is reset even when the round throws, and the handoff degrades', async () => {
   const s = setup();
-  s.host.attempt = async () => { throw new Error('spawn failed'); };
+  s.host.attempt = async () => {
+    throw new Error('spawn failed');
+  };
   const h = await s.gens.handOff('threshold', outcome({ interrupted: 'handoff', context: 46_000 }));
   assert.ok(h?.isDegraded);
   assert.equal(s.gens.due(46_000), 'handoff');
@@ -110,7 +132,9 @@ test('the writing flag is reset even when the round throws, and the handoff degr
 });
 
 test('an incomplete or failed writing round degrades; a good handoff resets the degraded streak', async () => {
-  const s = setup({ answers: [{ text: 'sorry, no' }, { text: GOOD }, { ok: false, text: '', error: 'API Error: 500' }, { text: '## 现在在做什么\nonly this' }] });
+  const s = setup({
+    answers: [{ text: 'sorry, no' }, { text: GOOD }, { ok: false, text: '', error: 'API Error: 500' }, { text: '## 现在在做什么\nonly this' }],
+  });
   const cut = () => outcome({ interrupted: 'handoff', context: 46_000 });
   const a = await s.gens.handOff('threshold', cut());
   assert.ok(a?.isDegraded);

@@ -9,8 +9,17 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { Handoff } from '../../src/docs/index.js';
 import {
-  HANDOFF_PROMPT, HANDOFF_TOOL, degradedStreakMessage, generationsMessage, handoffFile, handoffFrom, handoffPrompt,
-  safeStepName, sectionsOf, thresholds, writeHandoffRecord,
+  HANDOFF_PROMPT,
+  HANDOFF_TOOL,
+  degradedStreakMessage,
+  generationsMessage,
+  handoffFile,
+  handoffFrom,
+  handoffPrompt,
+  safeStepName,
+  sectionsOf,
+  thresholds,
+  writeHandoffRecord,
 } from '../../src/runtime/index.js';
 
 test('the handoff prompt fills {used} and {window} and asks for the five sections with their rules, in both languages', () => {
@@ -33,7 +42,11 @@ test('the handoff prompt fills {used} and {window} and asks for the five section
 });
 
 test('the markdown fallback of either language parses into a complete handoff; a submission wins over the text', () => {
-  const en = handoffFrom('s', null, '## Doing now\nwiring\n\n## Decided\nzod: readable errors\n\n## Dead ends\nnone yet\n\n## Next step\nrun it\n\n## Scene\nsrc/a.ts');
+  const en = handoffFrom(
+    's',
+    null,
+    '## Doing now\nwiring\n\n## Decided\nzod: readable errors\n\n## Dead ends\nnone yet\n\n## Next step\nrun it\n\n## Scene\nsrc/a.ts',
+  );
   assert.deepEqual(sectionsOf(en), { doing: 'wiring', decided: 'zod: readable errors', deadends: 'none yet', next: 'run it', scene: 'src/a.ts' });
   assert.equal(en.complete(), true);
   const zh = handoffFrom('s', null, '## 现在在做什么\n接线\n\n## 下一步\n跑测试');

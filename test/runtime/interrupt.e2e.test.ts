@@ -9,14 +9,23 @@ import { startSim, type Sim } from '../../src/sim/index.js';
 import { project, testEnv, transcriptOf } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0, onUnexpected: 'error' }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0, onUnexpected: 'error' });
+});
+after(async () => {
+  await sim.close();
+});
 
 test('an interrupt with a remark continues the same session with the remark and does not count as an attempt', async () => {
   const p = project('interrupt');
   sim.reset();
   sim.enqueue(
-    { type: 'tool_use', name: 'Bash', input: { command: 'sleep 1; echo step-one', description: 'one' }, match: { not: { lastUserIncludes: 'use plain JS instead' } } },
+    {
+      type: 'tool_use',
+      name: 'Bash',
+      input: { command: 'sleep 1; echo step-one', description: 'one' },
+      match: { not: { lastUserIncludes: 'use plain JS instead' } },
+    },
     { type: 'text', text: 'adjusted as asked', match: { lastUserIncludes: 'use plain JS instead' } },
   );
   const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url, { FLOWER_MAX_ATTEMPTS: '1' }), onWarning: () => {} });
@@ -41,10 +50,12 @@ test('an interrupt with a remark continues the same session with the remark and 
     assert.match(seen, /do the work/, 'the earlier turns are intact');
     assert.match(seen, /use plain JS instead/);
     assert.equal(rt.interrupting, false, 'the request was consumed');
-  } finally { rt.close(); }
+  } finally {
+    rt.close();
+  }
 });
 
-test('words that come as the step\'s last message does are heard by that step â€” never by the next one', async () => {
+test("words that come as the step's last message does are heard by that step â€” never by the next one", async () => {
   const p = project('interrupt-late');
   sim.reset();
   sim.enqueue(
@@ -56,7 +67,9 @@ test('words that come as the step\'s last message does are heard by that step â€
   try {
     // asked when the final answer arrives: the turn has no boundary left, the step is about to end
     const work = await rt.run(new AgentSpec({ name: 'w' }), 'do the work', {
-      onEvent: (e) => { if (e.kind === 'text' && /finished the work/.test(e.text)) rt.interrupt('rename it'); },
+      onEvent: (e) => {
+        if (e.kind === 'text' && /finished the work/.test(e.text)) rt.interrupt('rename it');
+      },
     });
     assert.equal(work.ok, true, work.error ?? '');
     assert.equal(work.text, 'renamed as asked', 'the same step heard the words');
@@ -66,7 +79,9 @@ test('words that come as the step\'s last message does are heard by that step â€
     assert.equal(judge.ok, true, judge.error ?? '');
     assert.equal(judge.text, 'judged');
     assert.equal(judge.resumed ?? false, false, 'the next step was not interrupted');
-  } finally { rt.close(); }
+  } finally {
+    rt.close();
+  }
 });
 
 test('words asked for during one step that failed before hearing them do not cut the next step', async () => {
@@ -79,12 +94,16 @@ test('words asked for during one step that failed before hearing them do not cut
   const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url, { FLOWER_MAX_ATTEMPTS: '1' }), onWarning: () => {} });
   try {
     const work = await rt.run(new AgentSpec({ name: 'w' }), 'do the work', {
-      onSession: () => { rt.interrupt('too late'); },
+      onSession: () => {
+        rt.interrupt('too late');
+      },
     });
     assert.equal(work.ok, false);
     const judge = await rt.run(new AgentSpec({ name: 'j' }), 'judge the work');
     assert.equal(judge.ok, true, judge.error ?? '');
     assert.equal(judge.resumed ?? false, false);
     assert.equal(rt.interrupting, false);
-  } finally { rt.close(); }
+  } finally {
+    rt.close();
+  }
 });

@@ -11,7 +11,9 @@ import { project, startCli, testEnv, transcriptOf, until } from '../helpers/e2e.
 import { PG_SKIP, dropDatabases, dropProxy, freshDatabase } from '../helpers/pg.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0 }); });
+before(async () => {
+  sim = await startSim({ port: 0 });
+});
 after(async () => {
   await sim.close();
   await dropDatabases();

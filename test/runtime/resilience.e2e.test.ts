@@ -9,10 +9,22 @@ import { startSim, type Sim } from '../../src/sim/index.js';
 import { cli, project, readJson, startCli, testEnv, transcriptOf, until } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0 }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0 });
+});
+after(async () => {
+  await sim.close();
+});
 
-interface Row { ok: boolean; session_id: string; attempts: number; resumed: boolean; errors: string[]; error: string | null; failure?: { kind: string; retryable: boolean; message: string; status?: number } }
+interface Row {
+  ok: boolean;
+  session_id: string;
+  attempts: number;
+  resumed: boolean;
+  errors: string[];
+  error: string | null;
+  failure?: { kind: string; retryable: boolean; message: string; status?: number };
+}
 
 const fast = { FLOWER_BASE_DELAY: '0.05', FLOWER_MAX_DELAY: '0.2', FLOWER_PROBE_INTERVAL: '0.3', FLOWER_PROBE_TIMEOUT: '1', FLOWER_MAX_OFFLINE_WAIT: '60' };
 

@@ -2,28 +2,70 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import {
-  DEFAULT_RESILIENCE, backoff, classify, shouldRetry, isOverflow, overflowLimit, endpoint, reachable,
-  RESUME_PROMPT, resilienceFromEnv, type ErrorClass,
+  DEFAULT_RESILIENCE,
+  backoff,
+  classify,
+  shouldRetry,
+  isOverflow,
+  overflowLimit,
+  endpoint,
+  reachable,
+  RESUME_PROMPT,
+  resilienceFromEnv,
+  type ErrorClass,
 } from '../../src/runtime/resilience.js';
 
 test('the defaults are the documented ones', () => {
-  assert.deepEqual({ ...DEFAULT_RESILIENCE }, {
-    maxAttempts: 6, baseDelay: 4, maxDelay: 120, probeTimeout: 5, probeInterval: 15, maxOfflineWait: 3600, retryUnknown: true,
-  });
+  assert.deepEqual(
+    { ...DEFAULT_RESILIENCE },
+    {
+      maxAttempts: 6,
+      baseDelay: 4,
+      maxDelay: 120,
+      probeTimeout: 5,
+      probeInterval: 15,
+      maxOfflineWait: 3600,
+      retryUnknown: true,
+    },
+  );
 });
 
 // ── classify ─────────────────────────────────────────────────────────────────────────────────
 const CLASSIFY: Array<[string, string, ErrorClass]> = [
   // texts the real binary 2.1.332 produces (docs/sdk-facts.md §3.1)
-  ['a 500 from the binary is transient', 'API Error: 500 mock 500 api_error. This is a server-side issue, usually temporary — try again in a moment. If it persists, check your inference gateway (127.0.0.1:32899).', 'transient'],
-  ['a 529 overload is transient', 'API Error: 529 mock 529 overloaded_error. This is a server-side issue, usually temporary — try again in a moment.', 'transient'],
+  [
+    'a 500 from the binary is transient',
+    'API Error: 500 mock 500 api_error. This is a server-side issue, usually temporary — try again in a moment. If it persists, check your inference gateway (127.0.0.1:32899).',
+    'transient',
+  ],
+  [
+    'a 529 overload is transient',
+    'API Error: 529 mock 529 overloaded_error. This is a server-side issue, usually temporary — try again in a moment.',
+    'transient',
+  ],
   ['a 429 rejection is transient', 'API Error: Request rejected (429) · mock 429 rate_limit_error', 'transient'],
   ['a refused connection is transient', 'API Error: Connection refused — a firewall or proxy may be blocking it (ECONNREFUSED)', 'transient'],
-  ['a dropped connection is transient', 'API Error: Connection dropped (ECONNRESET). Check the gateway set in ANTHROPIC_BASE_URL, then try again.', 'transient'],
+  [
+    'a dropped connection is transient',
+    'API Error: Connection dropped (ECONNRESET). Check the gateway set in ANTHROPIC_BASE_URL, then try again.',
+    'transient',
+  ],
   ['a response cut mid-stream is transient', 'API Error: Connection lost mid-response. The response above may be incomplete.', 'transient'],
-  ['an empty 200 body is transient', 'API Error: API returned an empty or malformed response (HTTP 200) — check for a proxy or gateway intercepting the request.', 'transient'],
-  ['the 5-minute no-data timeout is transient', 'Request timed out. No data arrived for more than 5 minutes. If a proxy or gateway on your network holds responses until they complete, set CLAUDE_STREAM_IDLE_TIMEOUT_MS above the limit in force (300000 by default, up to 1800000)', 'transient'],
-  ['an API_TIMEOUT_MS timeout is transient', 'Request timed out. If the API is slow to answer, or a proxy or gateway holds responses, set API_TIMEOUT_MS above 5000.', 'transient'],
+  [
+    'an empty 200 body is transient',
+    'API Error: API returned an empty or malformed response (HTTP 200) — check for a proxy or gateway intercepting the request.',
+    'transient',
+  ],
+  [
+    'the 5-minute no-data timeout is transient',
+    'Request timed out. No data arrived for more than 5 minutes. If a proxy or gateway on your network holds responses until they complete, set CLAUDE_STREAM_IDLE_TIMEOUT_MS above the limit in force (300000 by default, up to 1800000)',
+    'transient',
+  ],
+  [
+    'an API_TIMEOUT_MS timeout is transient',
+    'Request timed out. If the API is slow to answer, or a proxy or gateway holds responses, set API_TIMEOUT_MS above 5000.',
+    'transient',
+  ],
   ['an invalid key is fatal', 'Invalid API key · Fix external API key', 'fatal'],
   ['a 400 bad request is fatal', 'API Error: 400 messages: bad request from mock', 'fatal'],
   // the spec's lists
@@ -89,12 +131,30 @@ test('transient is retried, fatal never, unknown only when retryUnknown', () => 
 });
 
 // ── backoff ──────────────────────────────────────────────────────────────────────────────────
-const BACKOFF: Array<[number, number]> = [[1, 4], [2, 8], [3, 16], [4, 32], [5, 64], [6, 120], [7, 120], [30, 120]];
+const BACKOFF: Array<[number, number]> = [
+  [1, 4],
+  [2, 8],
+  [3, 16],
+  [4, 32],
+  [5, 64],
+  [6, 120],
+  [7, 120],
+  [30, 120],
+];
 for (const [attempt, nominal] of BACKOFF) {
   test(`backoff before retry ${attempt} is ${nominal} s ±25 %`, () => {
-    assert.equal(backoff(attempt, DEFAULT_RESILIENCE, () => 0.5), nominal);
-    assert.equal(backoff(attempt, DEFAULT_RESILIENCE, () => 0), nominal * 0.75);
-    assert.equal(backoff(attempt, DEFAULT_RESILIENCE, () => 1), nominal * 1.25);
+    assert.equal(
+      backoff(attempt, DEFAULT_RESILIENCE, () => 0.5),
+      nominal,
+    );
+    assert.equal(
+      backoff(attempt, DEFAULT_RESILIENCE, () => 0),
+      nominal * 0.75,
+    );
+    assert.equal(
+      backoff(attempt, DEFAULT_RESILIENCE, () => 1),
+      nominal * 1.25,
+    );
   });
 }
 
@@ -106,8 +166,14 @@ test('backoff with real randomness stays inside the jitter band', () => {
 });
 
 test('backoff treats attempt 0 or less as the first', () => {
-  assert.equal(backoff(0, DEFAULT_RESILIENCE, () => 0.5), 4);
-  assert.equal(backoff(-3, { baseDelay: 1, maxDelay: 10 }, () => 0.5), 1);
+  assert.equal(
+    backoff(0, DEFAULT_RESILIENCE, () => 0.5),
+    4,
+  );
+  assert.equal(
+    backoff(-3, { baseDelay: 1, maxDelay: 10 }, () => 0.5),
+    1,
+  );
 });
 
 // ── overflow ─────────────────────────────────────────────────────────────────────────────────
@@ -211,16 +277,27 @@ test('the resume prompt says "continue, do not restart" and carries no error det
 
 test('FLOWER_* variables override the policy, floats allowed', () => {
   const r = resilienceFromEnv({
-    FLOWER_MAX_ATTEMPTS: '2', FLOWER_BASE_DELAY: '0.05', FLOWER_MAX_DELAY: '0.2',
-    FLOWER_PROBE_INTERVAL: '0.1', FLOWER_PROBE_TIMEOUT: '0.5', FLOWER_MAX_OFFLINE_WAIT: '1.5',
+    FLOWER_MAX_ATTEMPTS: '2',
+    FLOWER_BASE_DELAY: '0.05',
+    FLOWER_MAX_DELAY: '0.2',
+    FLOWER_PROBE_INTERVAL: '0.1',
+    FLOWER_PROBE_TIMEOUT: '0.5',
+    FLOWER_MAX_OFFLINE_WAIT: '1.5',
   });
   assert.deepEqual(r, { maxAttempts: 2, baseDelay: 0.05, maxDelay: 0.2, probeInterval: 0.1, probeTimeout: 0.5, maxOfflineWait: 1.5, retryUnknown: true });
 });
 
 const INVALID: Array<[string, string]> = [
-  ['FLOWER_MAX_ATTEMPTS', 'abc'], ['FLOWER_MAX_ATTEMPTS', '0'], ['FLOWER_MAX_ATTEMPTS', '2.5'], ['FLOWER_MAX_ATTEMPTS', '-1'],
-  ['FLOWER_BASE_DELAY', '-1'], ['FLOWER_BASE_DELAY', 'NaN'], ['FLOWER_MAX_DELAY', 'Infinity'],
-  ['FLOWER_PROBE_INTERVAL', '0'], ['FLOWER_PROBE_TIMEOUT', '-2'], ['FLOWER_MAX_OFFLINE_WAIT', ''],
+  ['FLOWER_MAX_ATTEMPTS', 'abc'],
+  ['FLOWER_MAX_ATTEMPTS', '0'],
+  ['FLOWER_MAX_ATTEMPTS', '2.5'],
+  ['FLOWER_MAX_ATTEMPTS', '-1'],
+  ['FLOWER_BASE_DELAY', '-1'],
+  ['FLOWER_BASE_DELAY', 'NaN'],
+  ['FLOWER_MAX_DELAY', 'Infinity'],
+  ['FLOWER_PROBE_INTERVAL', '0'],
+  ['FLOWER_PROBE_TIMEOUT', '-2'],
+  ['FLOWER_MAX_OFFLINE_WAIT', ''],
 ];
 for (const [name, value] of INVALID) {
   test(`an invalid ${name}=${JSON.stringify(value)} is ignored`, () => {
@@ -235,18 +312,21 @@ test('resilienceFromEnv starts from the given base and does not change it', () =
   assert.equal(base.baseDelay, 4);
 });
 
-test('new Resilience() carries the seed\'s defaults and the operations that use them', async () => {
+test("new Resilience() carries the seed's defaults and the operations that use them", async () => {
   const { Resilience } = await import('../../src/runtime/resilience.js');
   const r = new Resilience();
-  assert.deepEqual(
-    [r.maxAttempts, r.baseDelay, r.maxDelay, r.probeTimeout, r.probeInterval, r.maxOfflineWait, r.retryUnknown],
-    [6, 4, 120, 5, 15, 3600, true],
-  );
+  assert.deepEqual([r.maxAttempts, r.baseDelay, r.maxDelay, r.probeTimeout, r.probeInterval, r.maxOfflineWait, r.retryUnknown], [6, 4, 120, 5, 15, 3600, true]);
   assert.equal(new Resilience({ maxAttempts: 2 }).maxAttempts, 2);
   assert.equal(r.classify('401 Unauthorized: connection refused by auth'), 'fatal');
   assert.equal(Resilience.classify('API Error: 529 overloaded_error'), 'transient');
-  assert.equal(r.backoff(3, () => 0.5), 16);
-  assert.equal(r.backoff(10, () => 1), 150);
+  assert.equal(
+    r.backoff(3, () => 0.5),
+    16,
+  );
+  assert.equal(
+    r.backoff(10, () => 1),
+    150,
+  );
   assert.deepEqual(r.endpoint({ ANTHROPIC_BASE_URL: 'http://gw.local' }).port, 80);
   assert.equal(r.shouldRetry('unknown'), true);
   assert.equal(new Resilience({ retryUnknown: false }).shouldRetry('unknown'), false);

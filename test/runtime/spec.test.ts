@@ -15,12 +15,15 @@ const BAD: Array<[string, AgentSpecOptions, string, RegExp]> = [
 
 for (const [behaviour, options, field, says] of BAD) {
   test(`${behaviour}: a ConfigError naming ${field}`, () => {
-    assert.throws(() => new AgentSpec(options), (e: unknown) => {
-      assert.ok(ConfigError.is(e), `a ConfigError, got ${String(e)}`);
-      assert.equal(e.code, 'bad-spec');
-      assert.equal(e.field, field);
-      assert.match(e.message, says);
-      return true;
-    });
+    assert.throws(
+      () => new AgentSpec(options),
+      (e: unknown) => {
+        assert.ok(ConfigError.is(e), `a ConfigError, got ${String(e)}`);
+        assert.equal(e.code, 'bad-spec');
+        assert.equal(e.field, field);
+        assert.match(e.message, says);
+        return true;
+      },
+    );
   });
 }

@@ -15,15 +15,22 @@ import { PgStoreError } from '../../src/store/postgres/index.js';
 import { project, readJson, testEnv } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0 }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0 });
+});
+after(async () => {
+  await sim.close();
+});
 
 test('an append that fails mid-run fails the step with a store failure, never retried, and the manifest says so', async () => {
   const p = project('store-fail');
   const inner = new SqliteSessionStore(path.join(p.runs, 'other.db'));
   let appends = 0;
   const store: FlowerStore = {
-    append: async () => { appends++; throw new Error('SQLITE_FULL: database or disk is full'); },
+    append: async () => {
+      appends++;
+      throw new Error('SQLITE_FULL: database or disk is full');
+    },
     load: (k) => inner.load(k),
     listSessions: (k) => inner.listSessions(k),
     listSubkeys: (k) => inner.listSubkeys(k),
@@ -67,8 +74,11 @@ test('a PostgreSQL failure thrown inside the step (the retry asks the store for 
     // what PostgresSessionStore.hasSession throws when a grant was revoked mid-run (src/store/postgres/errors.ts)
     hasSession: async () => {
       asked++;
-      throw new PgStoreError('permission', 'user "flower" has no permission for flower\'s tables in 127.0.0.1:5432/flower (permission denied for table transcripts)',
-        { host: '127.0.0.1', port: 5432, database: 'flower', user: 'flower' });
+      throw new PgStoreError(
+        'permission',
+        'user "flower" has no permission for flower\'s tables in 127.0.0.1:5432/flower (permission denied for table transcripts)',
+        { host: '127.0.0.1', port: 5432, database: 'flower', user: 'flower' },
+      );
     },
     lastContext: (s, o) => inner.lastContext(s, o),
     close: () => inner.close(),
@@ -78,7 +88,11 @@ test('a PostgreSQL failure thrown inside the step (the retry asks the store for 
   sim.enqueue({ type: 'error', status: 500 }, { type: 'text', text: 'never reached' });
   const env = testEnv(p, sim.url);
   const rt = new Runtime({
-    workspace: p.ws, runDir: p.runs, env, store, onWarning: () => {},
+    workspace: p.ws,
+    runDir: p.runs,
+    env,
+    store,
+    onWarning: () => {},
     resilience: { baseDelay: 0.05, maxDelay: 0.1, probeInterval: 0.1, probeTimeout: 1 },
   });
   try {

@@ -7,8 +7,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
-  Runtime, calibrationFile, calibrationKey, defaultWindow, formatTokens, guessWindow, handoffPolicy, modelMismatch,
-  readCalibration, rememberOverflow, resolveWindow, statedLimit, thresholds, calibratedWindow,
+  Runtime,
+  calibrationFile,
+  calibrationKey,
+  defaultWindow,
+  formatTokens,
+  guessWindow,
+  handoffPolicy,
+  modelMismatch,
+  readCalibration,
+  rememberOverflow,
+  resolveWindow,
+  statedLimit,
+  thresholds,
+  calibratedWindow,
 } from '../../src/runtime/index.js';
 
 const home = () => fs.mkdtempSync(path.join(os.tmpdir(), 'flower-window-'));
@@ -110,7 +122,12 @@ test('the handoff policy: on by default, off with false, fields overridable, the
   const env = cfgEnv(home(), { ANTHROPIC_MODEL: 'claude-haiku' });
   assert.deepEqual(handoffPolicy(env, undefined), { enabled: true, window: 200_000, headroom: 0, maxGenerations: 8 });
   assert.equal(handoffPolicy(env, false).enabled, false);
-  assert.deepEqual(handoffPolicy(env, { window: 60_000, headroom: 15_000, maxGenerations: 3 }), { enabled: true, window: 60_000, headroom: 15_000, maxGenerations: 3 });
+  assert.deepEqual(handoffPolicy(env, { window: 60_000, headroom: 15_000, maxGenerations: 3 }), {
+    enabled: true,
+    window: 60_000,
+    headroom: 15_000,
+    maxGenerations: 3,
+  });
   assert.equal(handoffPolicy(env, { window: 60_000 }, 80_000).window, 80_000);
   assert.equal(handoffPolicy(env, { maxGenerations: 0, headroom: -1 }).maxGenerations, 8);
 });
@@ -132,7 +149,9 @@ test('the Runtime computes its window from the resolved env: a FLOWER_WINDOW tha
     try {
       assert.equal(rt.handoffPolicy.window, window, JSON.stringify(o));
       assert.equal(rt.handoffPolicy.enabled, enabled);
-    } finally { rt.close(); }
+    } finally {
+      rt.close();
+    }
   }
 });
 

@@ -87,7 +87,13 @@ test('claude runs a scripted Write, and the next model call carries its tool_res
 });
 
 test('a scripted 529 is retried by claude and the turn then succeeds', async () => {
-  const sim = await startSim({ onUnexpected: 'error', script: [{ type: 'error', status: 529 }, { type: 'text', text: 'recovered' }] });
+  const sim = await startSim({
+    onUnexpected: 'error',
+    script: [
+      { type: 'error', status: 529 },
+      { type: 'text', text: 'recovered' },
+    ],
+  });
   try {
     const r = await run(sim, 'say something', { env: { CLAUDE_CODE_MAX_RETRIES: '1' } });
     const retries = r.messages.filter((m) => m.type === 'system' && m.subtype === 'api_retry');
@@ -95,7 +101,10 @@ test('a scripted 529 is retried by claude and the turn then succeeds', async () 
     const result = resultOf(r);
     assert.equal(result.is_error, false, JSON.stringify(result));
     assert.equal(result.subtype === 'success' && result.result, 'recovered');
-    assert.deepEqual(sim.messageRequests().map((c) => c.served?.type), ['error', 'text']);
+    assert.deepEqual(
+      sim.messageRequests().map((c) => c.served?.type),
+      ['error', 'text'],
+    );
     sim.assertConsumed();
   } finally {
     await sim.close();

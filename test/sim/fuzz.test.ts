@@ -2,8 +2,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  buildReply, decide, DEFAULT_LIMITS, FAULT_KINDS, FAULTS, fuzzModel, fuzzRoleOf, parseFuzzOptions, parseItems, parseScenario,
-  replyEvents, SimError, startSim, type FaultKind, type FuzzOptions, type SimCall, type SimItem,
+  buildReply,
+  decide,
+  DEFAULT_LIMITS,
+  FAULT_KINDS,
+  FAULTS,
+  fuzzModel,
+  fuzzRoleOf,
+  parseFuzzOptions,
+  parseItems,
+  parseScenario,
+  replyEvents,
+  SimError,
+  startSim,
+  type FaultKind,
+  type FuzzOptions,
+  type SimCall,
+  type SimItem,
 } from '../../src/sim/index.js';
 import { submitBriefSchema, submitGoalSchema, submitHandoffSchema, submitVerdictSchema } from '../../src/docs/schemas.js';
 import { callOf, GOAL_BLOCK, round, withoutIds, WS, type Role } from './fuzz-calls.js';
@@ -34,8 +49,12 @@ test('same seed and same request give the same item; paths, ids and the request 
 });
 
 test('a retry of the same request (another x-stainless-retry-count) draws anew, and seeds differ', () => {
-  const faultsOf = (o: (s: number) => SimCall): string => Array.from({ length: 40 }, (_, s) => decide(o(s), { seed: s, rate: 0.5 }).decision.fault ?? '-').join(',');
-  assert.notEqual(faultsOf(() => callOf('clarify')), faultsOf(() => callOf('clarify', { retry: 1 })));
+  const faultsOf = (o: (s: number) => SimCall): string =>
+    Array.from({ length: 40 }, (_, s) => decide(o(s), { seed: s, rate: 0.5 }).decision.fault ?? '-').join(',');
+  assert.notEqual(
+    faultsOf(() => callOf('clarify')),
+    faultsOf(() => callOf('clarify', { retry: 1 })),
+  );
   const bySeed = new Set(Array.from({ length: 40 }, (_, s) => decide(callOf('worker'), { seed: s, rate: 0.5 }).decision.fault));
   assert.ok(bySeed.size > 3, `only ${[...bySeed].join(', ')}`);
 });
@@ -75,7 +94,9 @@ test('the plausible clarifier and goal setter submit documents the schemas accep
 
 test('a rejected submission is submitted again, fixed', () => {
   const bad = { name: 'mcp__human__submit_goal', input: { statement: 'x' } };
-  const again = calls(plausible(callOf('goal', { messages: round([bad], [{ text: 'Not received; missing or invalid fields:\n- checks: Required', error: true }]) })));
+  const again = calls(
+    plausible(callOf('goal', { messages: round([bad], [{ text: 'Not received; missing or invalid fields:\n- checks: Required', error: true }]) })),
+  );
   assert.equal(again[0]?.name, 'mcp__human__submit_goal');
   assert.ok(submitGoalSchema.safeParse(again[0]!.input).success);
 });
@@ -107,8 +128,14 @@ test('the worker writes the artifact (Write or Bash), runs it, then reports in t
       made.push(String(c!.input.file_path ?? c!.input.command));
       messages = [...messages, ...round([c!], ['ok'])];
     }
-    assert.ok(made.some((m) => m.includes(`${WS}/md2html.mjs`)), made.join(' | '));
-    assert.ok(made.some((m) => m.includes('node md2html.mjs sample.md')), made.join(' | '));
+    assert.ok(
+      made.some((m) => m.includes(`${WS}/md2html.mjs`)),
+      made.join(' | '),
+    );
+    assert.ok(
+      made.some((m) => m.includes('node md2html.mjs sample.md')),
+      made.join(' | '),
+    );
   }
   assert.deepEqual([...seen].sort(), ['Bash', 'Write']);
 });
@@ -116,12 +143,19 @@ test('the worker writes the artifact (Write or Bash), runs it, then reports in t
 test('the judge reads what the checklist names, then judges every item with evidence', () => {
   const reads = calls(plausible(callOf('judge')));
   assert.deepEqual(reads.map((r) => r.input.file_path).sort(), [`${WS}/md2html.mjs`, `${WS}/sample.html`, `${WS}/sample.md`]);
-  const results = reads.map((r) => (String(r.input.file_path).endsWith('.html') ? '     1\t<h1>Sample</h1>\n     2\t<ul><li>one</li></ul>' : '     1\tcontent'));
+  const results = reads.map((r) =>
+    String(r.input.file_path).endsWith('.html') ? '     1\t<h1>Sample</h1>\n     2\t<ul><li>one</li></ul>' : '     1\tcontent',
+  );
   const [verdict] = calls(plausible(callOf('judge', { messages: round(reads, results) })));
   assert.equal(verdict?.name, 'mcp__human__submit_verdict');
   const v = submitVerdictSchema.parse(verdict!.input);
-  const items = GOAL_BLOCK.split('\n').filter((l) => l.startsWith('- ')).map((l) => l.slice(2));
-  assert.deepEqual(v.checks.map((c) => c.item), items);
+  const items = GOAL_BLOCK.split('\n')
+    .filter((l) => l.startsWith('- '))
+    .map((l) => l.slice(2));
+  assert.deepEqual(
+    v.checks.map((c) => c.item),
+    items,
+  );
   assert.ok(v.checks.every((c) => c.pass === true && c.evidence.length > 0));
   assert.equal(v.state, 'achieved');
   const missing = reads.map((r) => (String(r.input.file_path).endsWith('.html') ? { text: 'File does not exist.', error: true as const } : 'content'));
@@ -141,17 +175,25 @@ function callFor(kind: FaultKind): SimCall {
 }
 
 type Sse = Extract<SimItem, { type: 'sse' }>;
-const dataOf = (item: Sse): Array<Record<string, unknown>> => item.events.map((e) => (typeof e.data === 'string' ? JSON.parse(e.data) : e.data) as Record<string, unknown>);
-const inputJson = (item: Sse): string => dataOf(item).map((d) => (d.delta as { partial_json?: string } | undefined)?.partial_json ?? '').join('');
+const dataOf = (item: Sse): Array<Record<string, unknown>> =>
+  item.events.map((e) => (typeof e.data === 'string' ? JSON.parse(e.data) : e.data) as Record<string, unknown>);
+const inputJson = (item: Sse): string =>
+  dataOf(item)
+    .map((d) => (d.delta as { partial_json?: string } | undefined)?.partial_json ?? '')
+    .join('');
 const stopOf = (item: SimItem): string | undefined =>
-  item.type === 'sse' ? (dataOf(item).find((d) => d.type === 'message_delta')?.delta as { stop_reason?: string } | undefined)?.stop_reason : (item as { stop_reason?: string }).stop_reason;
+  item.type === 'sse'
+    ? (dataOf(item).find((d) => d.type === 'message_delta')?.delta as { stop_reason?: string } | undefined)?.stop_reason
+    : (item as { stop_reason?: string }).stop_reason;
 
 /** What each fault must look like on the wire. */
 const LOOKS: Record<FaultKind, (item: SimItem, call: SimCall) => void> = {
   prose: (item) => assert.equal(item.type, 'text'),
   bad_fields: (item) => {
     const [c] = calls(item);
-    const schema = { mcp__human__submit_goal: submitGoalSchema, mcp__human__submit_verdict: submitVerdictSchema, mcp__human__submit_brief: submitBriefSchema }[c!.name as 'mcp__human__submit_goal'];
+    const schema = { mcp__human__submit_goal: submitGoalSchema, mcp__human__submit_verdict: submitVerdictSchema, mcp__human__submit_brief: submitBriefSchema }[
+      c!.name as 'mcp__human__submit_goal'
+    ];
     if (schema && !('confidence' in c!.input)) {
       const v = c!.input as { state?: string; checks?: Array<{ evidence?: string }> };
       const hollow = v.state === 'achieved' && (v.checks?.length === 0 || v.checks?.some((x) => x.evidence === '') || v.checks?.length === 1);
@@ -171,7 +213,12 @@ const LOOKS: Record<FaultKind, (item: SimItem, call: SimCall) => void> = {
   empty: (item) => assert.ok(item.type === 'sse' ? !dataOf(item).some((d) => d.type === 'content_block_start') : (item as { text: string }).text.trim() === ''),
   refusal: (item) => assert.equal(stopOf(item), 'refusal'),
   huge: (item) => assert.ok(JSON.stringify(item).length >= DEFAULT_LIMITS.hugeBytes[0]),
-  unknown_block: (item) => assert.ok(dataOf(item as Sse).some((d) => d.type === 'content_block_start' && !['text', 'tool_use', 'thinking'].includes((d.content_block as { type: string }).type))),
+  unknown_block: (item) =>
+    assert.ok(
+      dataOf(item as Sse).some(
+        (d) => d.type === 'content_block_start' && !['text', 'tool_use', 'thinking'].includes((d.content_block as { type: string }).type),
+      ),
+    ),
   usage: (item) => {
     const u = (item as { usage?: Record<string, number> }).usage!;
     const values = Object.values(u);
@@ -179,7 +226,8 @@ const LOOKS: Record<FaultKind, (item: SimItem, call: SimCall) => void> = {
   },
   drop_mid: (item) => assert.equal(item.type, 'drop_mid'),
   sse_error: (item) => assert.equal((item as Sse).events.at(-1)!.event, 'error'),
-  slow: (item) => assert.ok(item.type === 'sse' ? item.events.some((e) => (e.delayMs ?? 0) >= 1000) : ((item as { chunkDelayMs?: number }).chunkDelayMs ?? 0) > 0),
+  slow: (item) =>
+    assert.ok(item.type === 'sse' ? item.events.some((e) => (e.delayMs ?? 0) >= 1000) : ((item as { chunkDelayMs?: number }).chunkDelayMs ?? 0) > 0),
   http_error: (item) => assert.equal(item.type, 'error'),
   stuck: (item) => assert.deepEqual(calls(item), [{ name: 'Glob', input: { pattern: '**/*' } }]),
 };
@@ -210,7 +258,7 @@ test('a stream-only fault never meets a stream:false request; no fault is drawn 
 /** The longest a client can wait on an item (before the headers, between events). */
 function waitOf(item: SimItem, call: SimCall): number {
   const before = item.delayMs ?? 0;
-  if (item.type === 'sse') return before + item.events.reduce((s, e, i) => s + (e.delayMs ?? (i > 0 ? item.chunkDelayMs ?? 0 : 0)), 0);
+  if (item.type === 'sse') return before + item.events.reduce((s, e, i) => s + (e.delayMs ?? (i > 0 ? (item.chunkDelayMs ?? 0) : 0)), 0);
   if (item.type === 'text' || item.type === 'tool_use' || item.type === 'drop_mid') {
     const n = replyEvents(buildReply(item, call.body), item.chunks ?? 1).length;
     return before + (item.chunkDelayMs ?? 0) * (n - 1);
@@ -244,8 +292,18 @@ test('the fuzz options are checked like a scenario, naming the field', () => {
     [{ seed: 1, hugeBytes: [5, 1] }, /field "hugeBytes" must be \[min, max\]/],
     [{ seed: 1, color: 'red' }, /field "color" is unknown/],
   ];
-  for (const [o, message] of bad) assert.throws(() => parseFuzzOptions(o), (e: unknown) => e instanceof SimError && message.test(e.message), JSON.stringify(o));
-  assert.deepEqual(parseFuzzOptions({ seed: 3, only: ['slow', 'empty'], weights: { slow: 2 }, roles: ['judge'] }), { seed: 3, only: ['slow', 'empty'], weights: { slow: 2 }, roles: ['judge'] });
+  for (const [o, message] of bad)
+    assert.throws(
+      () => parseFuzzOptions(o),
+      (e: unknown) => e instanceof SimError && message.test(e.message),
+      JSON.stringify(o),
+    );
+  assert.deepEqual(parseFuzzOptions({ seed: 3, only: ['slow', 'empty'], weights: { slow: 2 }, roles: ['judge'] }), {
+    seed: 3,
+    only: ['slow', 'empty'],
+    weights: { slow: 2 },
+    roles: ['judge'],
+  });
 });
 
 test('roles and weights narrow the faults; only wins over weights', () => {
@@ -253,7 +311,11 @@ test('roles and weights narrow the faults; only wins over weights', () => {
     assert.equal(decide(callOf('worker'), { seed, rate: 1, roles: ['judge'] }).decision.fault, null);
     const d = decide(callOf('judge'), { seed, rate: 1, weights: Object.fromEntries(FAULT_KINDS.map((k) => [k, k === 'usage' ? 1 : 0])) }).decision;
     assert.equal(d.fault, 'usage');
-    assert.equal(decide(callOf('judge'), { seed, rate: 1, only: 'empty', weights: { empty: 0, usage: 5 } }).decision.fault, null, 'only empty, and empty is weighted 0');
+    assert.equal(
+      decide(callOf('judge'), { seed, rate: 1, only: 'empty', weights: { empty: 0, usage: 5 } }).decision.fault,
+      null,
+      'only empty, and empty is weighted 0',
+    );
   }
 });
 
@@ -274,7 +336,10 @@ test('a scenario\'s "fuzz" key makes the fuzzing model its default answer (flowe
 });
 
 test('parallel tool results in another order (they come back as they finish) do not change the choice', () => {
-  const reads = [{ name: 'Read', input: { file_path: `${WS}/a.md` } }, { name: 'Read', input: { file_path: `${WS}/b.md` } }];
+  const reads = [
+    { name: 'Read', input: { file_path: `${WS}/a.md` } },
+    { name: 'Read', input: { file_path: `${WS}/b.md` } },
+  ];
   const [asked, answered] = round(reads, ['one', 'two']) as [unknown, { role: string; content: unknown[] }];
   const swapped = { ...answered, content: [...answered.content].reverse() };
   for (let seed = 0; seed < 20; seed++) {
@@ -288,7 +353,9 @@ test('parallel tool results in another order (they come back as they finish) do 
 test('a later round of the coordinator passes the feedback on and names the attempt, so its workers meet other draws', () => {
   const [first] = calls(plausible(callOf('coordinator')));
   const feedback = { role: 'user', content: [{ type: 'text', text: 'The judge says: sample.html is missing.' }] };
-  const later = callOf('coordinator', { messages: [...round([first!], ['Conclusion: done.']), { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }, feedback] });
+  const later = callOf('coordinator', {
+    messages: [...round([first!], ['Conclusion: done.']), { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }, feedback],
+  });
   const [second] = calls(plausible(later));
   assert.doesNotMatch(String(first!.input.prompt), /attempt/);
   assert.match(String(second!.input.prompt), /This is attempt 2; the feedback on the last one: The judge says: sample\.html is missing\./);

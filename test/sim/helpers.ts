@@ -18,10 +18,7 @@ export interface Outcome {
  * One HTTP exchange with its own connection (no pooling, so a test sees exactly what the sim did
  * to this request). Always settles within `timeoutMs`.
  */
-export function exchange(
-  url: string,
-  opts: { method?: string; path?: string; body?: unknown; timeoutMs?: number } = {},
-): Promise<Outcome> {
+export function exchange(url: string, opts: { method?: string; path?: string; body?: unknown; timeoutMs?: number } = {}): Promise<Outcome> {
   const { method = 'POST', path = '/v1/messages?beta=true', body, timeoutMs = 2000 } = opts;
   return new Promise((resolve) => {
     const out: Outcome = { text: '', ended: false, timedOut: false };
@@ -87,7 +84,9 @@ export function parseSse(text: string): ParsedEvent[] {
 }
 
 /** A minimal Messages request like the harness's. */
-export function messagesBody(opts: { user?: string | unknown[]; system?: unknown; tools?: string[]; stream?: boolean; messages?: unknown[] } = {}): Record<string, unknown> {
+export function messagesBody(
+  opts: { user?: string | unknown[]; system?: unknown; tools?: string[]; stream?: boolean; messages?: unknown[] } = {},
+): Record<string, unknown> {
   return {
     model: 'claude-test-model',
     max_tokens: 1000,

@@ -7,10 +7,19 @@ import { Script } from '../../src/sim/script.js';
 const body = {
   model: 'm',
   stream: true,
-  system: [{ type: 'text', text: 'billing header' }, { type: 'text', text: 'You are the JUDGE.' }],
+  system: [
+    { type: 'text', text: 'billing header' },
+    { type: 'text', text: 'You are the JUDGE.' },
+  ],
   tools: [{ name: 'Bash' }, { name: 'Write' }],
   messages: [
-    { role: 'user', content: [{ type: 'text', text: 'SUBAGENT PROMPT: count files' }, { type: 'text', text: '<system-reminder>x</system-reminder>' }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'SUBAGENT PROMPT: count files' },
+        { type: 'text', text: '<system-reminder>x</system-reminder>' },
+      ],
+    },
     { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'a.txt\nb.txt' }] }] },
   ],
@@ -52,14 +61,24 @@ test('the first queued item whose matcher accepts the request is served, others 
     { type: 'text', text: 'anyone' },
   ]);
   const served = [call, call].map((c) => script.take(c)?.item);
-  assert.deepEqual(served.map((i) => i?.type === 'text' && i.text), ['for the subagent', 'anyone']);
-  assert.deepEqual(script.pending().map((p) => p.summary), ['text "for the worker" {firstUserIncludes "WORKER PROMPT"}']);
+  assert.deepEqual(
+    served.map((i) => i?.type === 'text' && i.text),
+    ['for the subagent', 'anyone'],
+  );
+  assert.deepEqual(
+    script.pending().map((p) => p.summary),
+    ['text "for the worker" {firstUserIncludes "WORKER PROMPT"}'],
+  );
   assert.equal(script.take(call), undefined, 'nothing left that matches');
 });
 
 test('times and sticky decide how long an item keeps answering', () => {
   const script = new Script();
-  script.push([{ type: 'error', status: 529, times: 2 }, { type: 'text', text: 'after' }, { type: 'hang', sticky: true }]);
+  script.push([
+    { type: 'error', status: 529, times: 2 },
+    { type: 'text', text: 'after' },
+    { type: 'hang', sticky: true },
+  ]);
   const kinds = Array.from({ length: 5 }, () => script.take(call)?.item.type);
   assert.deepEqual(kinds, ['error', 'error', 'text', 'hang', 'hang']);
   assert.deepEqual(script.pending(), [], 'a sticky item served once is not owed');
@@ -76,7 +95,14 @@ test('a computed item is built from the call it answers', () => {
 test('content text covers strings, text blocks, tool results and tool calls, not thinking', () => {
   const cases: Array<[unknown, string]> = [
     ['plain', 'plain'],
-    [[{ type: 'text', text: 'a' }, { type: 'thinking', thinking: 'secret' }, { type: 'image', source: {} }], 'a'],
+    [
+      [
+        { type: 'text', text: 'a' },
+        { type: 'thinking', thinking: 'secret' },
+        { type: 'image', source: {} },
+      ],
+      'a',
+    ],
     [[{ type: 'tool_result', tool_use_id: 't', content: 'out' }], 'out'],
     [[{ type: 'tool_use', name: 'Bash', input: { command: 'ls' } }], 'Bash {"command":"ls"}'],
     [undefined, ''],

@@ -33,28 +33,45 @@ test('serveScenario serves the file and the listening lines say how to point cla
 });
 
 test('serveScenario refuses an invalid file before listening, naming item and field', async () => {
-  const file = scenarioFile([{ type: 'text', text: 'ok' }, { type: 'drop_mid', afterEvents: 'three' }]);
-  await assert.rejects(serveScenario({ file }), (e: unknown) =>
-    e instanceof SimError && e.code === 'sim-scenario-invalid' && e.index === 1 && e.field === 'afterEvents' && e.file === file);
+  const file = scenarioFile([
+    { type: 'text', text: 'ok' },
+    { type: 'drop_mid', afterEvents: 'three' },
+  ]);
+  await assert.rejects(
+    serveScenario({ file }),
+    (e: unknown) => e instanceof SimError && e.code === 'sim-scenario-invalid' && e.index === 1 && e.field === 'afterEvents' && e.file === file,
+  );
 });
 
 test('control endpoints enqueue, list, reset and close a served sim', async () => {
   const sim = await serveScenario({ onUnexpected: 'error' });
   const ctl = (method: string, path: string, body?: unknown) => exchange(sim.url, { method, path, body });
 
-  const bad = await ctl('POST', '/__sim/enqueue', [{ type: 'text', text: 'a' }, { type: 'eror', status: 500 }]);
+  const bad = await ctl('POST', '/__sim/enqueue', [
+    { type: 'text', text: 'a' },
+    { type: 'eror', status: 500 },
+  ]);
   assert.equal(bad.status, 400);
   assert.match(bad.text, /items\[1\].*did you mean \\"error\\"/);
   assert.deepEqual(sim.pending(), [], 'a rejected batch queues nothing');
 
-  const queued = await ctl('POST', '/__sim/enqueue', [{ type: 'text', text: 'scripted' }, { type: 'error', status: 529 }]);
+  const queued = await ctl('POST', '/__sim/enqueue', [
+    { type: 'text', text: 'scripted' },
+    { type: 'error', status: 529 },
+  ]);
   assert.deepEqual(JSON.parse(queued.text), { queued: 2 });
   assert.ok((await exchange(sim.url, { body: messagesBody() })).text.includes('scripted'));
 
   const pending = JSON.parse((await ctl('GET', '/__sim/pending')).text) as Array<{ summary: string }>;
-  assert.deepEqual(pending.map((p) => p.summary), ['error 529']);
+  assert.deepEqual(
+    pending.map((p) => p.summary),
+    ['error 529'],
+  );
   const requests = JSON.parse((await ctl('GET', '/__sim/requests')).text) as Array<{ n: number; served: { text: string } }>;
-  assert.deepEqual(requests.map((r) => [r.n, r.served.text]), [[1, 'scripted']]);
+  assert.deepEqual(
+    requests.map((r) => [r.n, r.served.text]),
+    [[1, 'scripted']],
+  );
 
   assert.equal((await ctl('POST', '/__sim/reset')).status, 200);
   assert.deepEqual([sim.requests.length, sim.pending().length], [0, 0]);

@@ -26,7 +26,9 @@ test('a streamed text answer is recorded with the item that served it', async ()
   assert.match(String(out.headers?.['request-id']), /^req_/);
   const events = parseSse(out.text);
   assert.equal(events.at(-1)?.event, 'message_stop');
-  const text = events.flatMap((e) => ((e.data.delta as { type?: string; text?: string } | undefined)?.type === 'text_delta' ? [(e.data.delta as { text: string }).text] : []));
+  const text = events.flatMap((e) =>
+    (e.data.delta as { type?: string; text?: string } | undefined)?.type === 'text_delta' ? [(e.data.delta as { text: string }).text] : [],
+  );
   assert.deepEqual(text, ['hello ', 'there']);
   const [rec] = s.messageRequests();
   assert.equal(rec?.n, 1);
@@ -43,7 +45,10 @@ test('a stream:false request gets one Message JSON', async () => {
   assert.equal(out.headers?.['content-type'], 'application/json');
   const msg = JSON.parse(out.text) as { type: string; content: Array<{ type: string; input?: unknown }>; stop_reason: string; usage: { input_tokens: number } };
   assert.equal(msg.type, 'message');
-  assert.deepEqual(msg.content.map((b) => [b.type, b.input]), [['tool_use', { command: 'ls' }]]);
+  assert.deepEqual(
+    msg.content.map((b) => [b.type, b.input]),
+    [['tool_use', { command: 'ls' }]],
+  );
   assert.equal(msg.stop_reason, 'tool_use');
   assert.equal(msg.usage.input_tokens, 9);
 });
@@ -51,7 +56,13 @@ test('a stream:false request gets one Message JSON', async () => {
 test('error items answer with their status, an Anthropic error body and their headers', async () => {
   const cases: Array<[SimItem, number, string, string, Record<string, string>]> = [
     [{ type: 'error', status: 529 }, 529, 'overloaded_error', 'flower sim: scripted 529 overloaded_error', {}],
-    [{ type: 'error', status: 429, headers: { 'retry-after': 1 } }, 429, 'rate_limit_error', 'flower sim: scripted 429 rate_limit_error', { 'retry-after': '1' }],
+    [
+      { type: 'error', status: 429, headers: { 'retry-after': 1 } },
+      429,
+      'rate_limit_error',
+      'flower sim: scripted 429 rate_limit_error',
+      { 'retry-after': '1' },
+    ],
     [{ type: 'error' }, 500, 'api_error', 'flower sim: scripted 500 api_error', {}],
     [{ type: 'error', status: 500, message: 'boom', headers: { 'X-Should-Retry': 'false' } }, 500, 'api_error', 'boom', { 'x-should-retry': 'false' }],
     [{ type: 'error', status: 401 }, 401, 'authentication_error', 'flower sim: scripted 401 authentication_error', {}],
@@ -68,7 +79,12 @@ test('error items answer with their status, an Anthropic error body and their he
 });
 
 test('a raw item is sent verbatim', async () => {
-  const s = await sim({ script: [{ type: 'raw', status: 202, headers: { 'content-type': 'text/plain', 'x-a': 1 }, body: 'not sse' }, { type: 'raw', body: { a: 1 } }] });
+  const s = await sim({
+    script: [
+      { type: 'raw', status: 202, headers: { 'content-type': 'text/plain', 'x-a': 1 }, body: 'not sse' },
+      { type: 'raw', body: { a: 1 } },
+    ],
+  });
   const a = await exchange(s.url, { body: messagesBody() });
   assert.deepEqual([a.status, a.headers?.['content-type'], a.headers?.['x-a'], a.text], [202, 'text/plain', '1', 'not sse']);
   const b = await exchange(s.url, { body: messagesBody() });
@@ -94,12 +110,18 @@ test('drop, drop_mid, stall and hang fail the connection the way they say', asyn
   assert.equal(mid.status, 200);
   assert.equal(mid.ended, false);
   assert.equal(mid.timedOut, false, 'the socket is cut, not left open');
-  assert.deepEqual(parseSse(mid.text).map((e) => e.event), ['message_start', 'content_block_start', 'content_block_delta']);
+  assert.deepEqual(
+    parseSse(mid.text).map((e) => e.event),
+    ['message_start', 'content_block_start', 'content_block_delta'],
+  );
 
   const stall = await exchange(s.url, { body: messagesBody(), timeoutMs: 400 });
   assert.equal(stall.status, 200);
   assert.equal(stall.timedOut, true, 'a stall keeps the socket open and silent');
-  assert.deepEqual(parseSse(stall.text).map((e) => e.event), ['message_start', 'content_block_start']);
+  assert.deepEqual(
+    parseSse(stall.text).map((e) => e.event),
+    ['message_start', 'content_block_start'],
+  );
 
   const hang = await exchange(s.url, { body: messagesBody(), timeoutMs: 300 });
   assert.deepEqual([hang.status, hang.timedOut], [undefined, true]);
@@ -112,7 +134,12 @@ test('drop, drop_mid, stall and hang fail the connection the way they say', asyn
 });
 
 test('delayMs holds the headers back and chunkDelayMs spaces the events', async () => {
-  const s = await sim({ script: [{ type: 'text', text: 'abcd', chunks: 4, delayMs: 150 }, { type: 'text', text: 'ab', chunks: 2, chunkDelayMs: 40 }] });
+  const s = await sim({
+    script: [
+      { type: 'text', text: 'abcd', chunks: 4, delayMs: 150 },
+      { type: 'text', text: 'ab', chunks: 2, chunkDelayMs: 40 },
+    ],
+  });
   let t0 = Date.now();
   await exchange(s.url, { body: messagesBody() });
   assert.ok(Date.now() - t0 >= 145, `delay ${Date.now() - t0}`);
@@ -162,7 +189,10 @@ test('restart() names the port when another process took it', async () => {
   const squatter = createServer();
   await new Promise<void>((r) => squatter.listen(port, '127.0.0.1', r));
   try {
-    await assert.rejects(s.restart(), (e: unknown) => e instanceof SimError && e.code === 'sim-port-in-use' && e.port === port && e.message.includes(String(port)));
+    await assert.rejects(
+      s.restart(),
+      (e: unknown) => e instanceof SimError && e.code === 'sim-port-in-use' && e.port === port && e.message.includes(String(port)),
+    );
   } finally {
     await new Promise((r) => squatter.close(r));
   }
@@ -178,8 +208,14 @@ test('with onUnexpected "error" an unmatched call gets a loud 500 that the harne
   assert.match(err.message, /unexpected model call #1: no queued item matches/);
   assert.match(err.message, /#0 text "judge only" \{systemIncludes "JUDGE"\}/);
   assert.match(err.message, /write the code/);
-  assert.deepEqual(s.unexpected().map((r) => r.n), [1]);
-  assert.throws(() => s.assertNoUnexpected(), (e: unknown) => e instanceof SimError && e.code === 'sim-unexpected-call' && e.message.includes('#1'));
+  assert.deepEqual(
+    s.unexpected().map((r) => r.n),
+    [1],
+  );
+  assert.throws(
+    () => s.assertNoUnexpected(),
+    (e: unknown) => e instanceof SimError && e.code === 'sim-unexpected-call' && e.message.includes('#1'),
+  );
 });
 
 test('by default an unmatched call gets the default item', async () => {
@@ -192,7 +228,17 @@ test('by default an unmatched call gets the default item', async () => {
 });
 
 test('a script function that throws fails that call loudly instead of guessing', async () => {
-  const s = await sim({ script: [{ type: 'text', text: 'x', match: () => { throw new Error('predicate bug'); } }] });
+  const s = await sim({
+    script: [
+      {
+        type: 'text',
+        text: 'x',
+        match: () => {
+          throw new Error('predicate bug');
+        },
+      },
+    ],
+  });
   const out = await exchange(s.url, { body: messagesBody() });
   assert.equal(out.status, 500);
   assert.equal(out.headers?.['x-should-retry'], 'false');
@@ -201,16 +247,25 @@ test('a script function that throws fails that call loudly instead of guessing',
 });
 
 test('assertConsumed lists every scripted step that was never used', async () => {
-  const s = await sim({ script: [{ type: 'text', text: 'first' }, { type: 'tool_use', name: 'Write', input: {}, times: 2 }, { type: 'error', sticky: true, match: { lastUserIncludes: 'never' } }] });
-  await exchange(s.url, { body: messagesBody() });
-  await exchange(s.url, { body: messagesBody() });
-  assert.throws(() => s.assertConsumed(), (e: unknown) => {
-    assert.ok(e instanceof SimError && e.code === 'sim-unconsumed');
-    assert.match(e.message, /2 scripted item\(s\) never consumed after 2 model call\(s\)/);
-    assert.match(e.message, /#1 tool_use Write \(served 1 of 2\)/);
-    assert.match(e.message, /#2 error 500 \{lastUserIncludes "never"\} \(served 0 of sticky\)/);
-    return true;
+  const s = await sim({
+    script: [
+      { type: 'text', text: 'first' },
+      { type: 'tool_use', name: 'Write', input: {}, times: 2 },
+      { type: 'error', sticky: true, match: { lastUserIncludes: 'never' } },
+    ],
   });
+  await exchange(s.url, { body: messagesBody() });
+  await exchange(s.url, { body: messagesBody() });
+  assert.throws(
+    () => s.assertConsumed(),
+    (e: unknown) => {
+      assert.ok(e instanceof SimError && e.code === 'sim-unconsumed');
+      assert.match(e.message, /2 scripted item\(s\) never consumed after 2 model call\(s\)/);
+      assert.match(e.message, /#1 tool_use Write \(served 1 of 2\)/);
+      assert.match(e.message, /#2 error 500 \{lastUserIncludes "never"\} \(served 0 of sticky\)/);
+      return true;
+    },
+  );
   await exchange(s.url, { body: messagesBody() });
   await exchange(s.url, { body: messagesBody({ user: 'never again' }) });
   s.assertConsumed();
@@ -233,7 +288,10 @@ test('count_tokens is estimated, other routes are 404, and only model calls coun
 
 test('enqueue validates library items and computed items answer from the request', async () => {
   const s = await sim();
-  assert.throws(() => s.enqueue({ type: 'text', text: 'a', chunk: 2 } as unknown as SimItem), (e: unknown) => e instanceof SimError && e.field === 'chunk');
+  assert.throws(
+    () => s.enqueue({ type: 'text', text: 'a', chunk: 2 } as unknown as SimItem),
+    (e: unknown) => e instanceof SimError && e.field === 'chunk',
+  );
   s.enqueue([(call) => ({ type: 'text', text: `echo: ${call.lastUser}` })], { type: 'text', text: 'second' });
   assert.ok((await exchange(s.url, { body: messagesBody({ user: 'ping 42' }) })).text.includes('echo: ping 42'));
   assert.ok((await exchange(s.url, { body: messagesBody() })).text.includes('"second"'));
@@ -241,12 +299,20 @@ test('enqueue validates library items and computed items answer from the request
 });
 
 test('reset() empties the queue and the log, numbering restarts', async () => {
-  const s = await sim({ script: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] });
+  const s = await sim({
+    script: [
+      { type: 'text', text: 'a' },
+      { type: 'text', text: 'b' },
+    ],
+  });
   await exchange(s.url, { body: messagesBody() });
   s.reset();
   assert.deepEqual([s.requests.length, s.pending().length], [0, 0]);
   await exchange(s.url, { body: messagesBody() });
-  assert.deepEqual(s.requests.map((r) => [r.n, r.source]), [[1, 'default']]);
+  assert.deepEqual(
+    s.requests.map((r) => [r.n, r.source]),
+    [[1, 'default']],
+  );
 });
 
 test('logFile receives one JSON line per request, with the served item', async () => {
@@ -254,7 +320,16 @@ test('logFile receives one JSON line per request, with the served item', async (
   const s = await sim({ logFile: file, script: [{ type: 'error', status: 529 }] });
   await exchange(s.url, { body: messagesBody() });
   await exchange(s.url, { path: '/v1/messages/count_tokens', body: messagesBody() });
-  const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { n: number; served?: { status: number } });
-  assert.deepEqual(lines.map((l) => [l.n, l.served?.status]), [[1, 529], [2, undefined]]);
+  const lines = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { n: number; served?: { status: number } });
+  assert.deepEqual(
+    lines.map((l) => [l.n, l.served?.status]),
+    [
+      [1, 529],
+      [2, undefined],
+    ],
+  );
   await assert.rejects(startSim({ logFile: join(file, 'nope', 'x.jsonl') }), (e: unknown) => e instanceof SimError && e.code === 'sim-log-file');
 });

@@ -18,12 +18,17 @@ async function sim(items: SimSseItem[]): Promise<Sim> {
 const start = { event: 'message_start', data: { type: 'message_start', message: { id: 'msg_1', content: [] } } };
 
 test('events are sent verbatim, string data unparsed, and the response ends', async () => {
-  const s = await sim([{ type: 'sse', events: [start, { event: 'content_block_delta', data: '{"type":"content_block_delta","delta":{"partial_json":"{\\"a\\": 1,}"' }] }]);
+  const s = await sim([
+    { type: 'sse', events: [start, { event: 'content_block_delta', data: '{"type":"content_block_delta","delta":{"partial_json":"{\\"a\\": 1,}"' }] },
+  ]);
   const out = await exchange(s.url, { body: messagesBody() });
   assert.equal(out.status, 200);
   assert.equal(out.headers?.['content-type'], 'text/event-stream');
   assert.equal(out.ended, true);
-  assert.equal(out.text, `event: message_start\ndata: ${JSON.stringify(start.data)}\n\nevent: content_block_delta\ndata: {"type":"content_block_delta","delta":{"partial_json":"{\\"a\\": 1,}"\n\n`);
+  assert.equal(
+    out.text,
+    `event: message_start\ndata: ${JSON.stringify(start.data)}\n\nevent: content_block_delta\ndata: {"type":"content_block_delta","delta":{"partial_json":"{\\"a\\": 1,}"\n\n`,
+  );
 });
 
 test('end: drop cuts the connection after the last event', async () => {
@@ -35,7 +40,9 @@ test('end: drop cuts the connection after the last event', async () => {
 });
 
 test('each event waits its own delayMs, the others chunkDelayMs; the first waits nothing by default', async () => {
-  const s = await sim([{ type: 'sse', chunkDelayMs: 40, events: [start, { event: 'ping', data: { type: 'ping' } }, { event: 'ping', data: { type: 'ping' }, delayMs: 150 }] }]);
+  const s = await sim([
+    { type: 'sse', chunkDelayMs: 40, events: [start, { event: 'ping', data: { type: 'ping' } }, { event: 'ping', data: { type: 'ping' }, delayMs: 150 }] },
+  ]);
   const t0 = Date.now();
   const out = await exchange(s.url, { body: messagesBody(), timeoutMs: 3000 });
   const ms = Date.now() - t0;
@@ -46,7 +53,10 @@ test('each event waits its own delayMs, the others chunkDelayMs; the first waits
 
 test('a stream:false request gets `message`, or is dropped without one', async () => {
   const message = { id: 'msg_x', type: 'message', role: 'assistant', content: [], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } };
-  const s = await sim([{ type: 'sse', events: [start], message }, { type: 'sse', events: [start] }]);
+  const s = await sim([
+    { type: 'sse', events: [start], message },
+    { type: 'sse', events: [start] },
+  ]);
   const a = await exchange(s.url, { body: messagesBody({ stream: false }) });
   assert.deepEqual(JSON.parse(a.text), message);
   const b = await exchange(s.url, { body: messagesBody({ stream: false }) });
@@ -62,6 +72,11 @@ test('sse items are validated like every other item, and summarized', () => {
     [{ type: 'sse', events: [{ event: 'x', data: {}, delayMs: -1 }] }, /"events\[0\]\.delayMs" must be an integer ≥ 0/],
     [{ type: 'sse', events: [start], end: 'stall' }, /"end" must be one of "close", "drop"/],
   ];
-  for (const [item, message] of bad) assert.throws(() => parseItems([item]), (e: unknown) => e instanceof SimError && message.test(e.message), JSON.stringify(item));
+  for (const [item, message] of bad)
+    assert.throws(
+      () => parseItems([item]),
+      (e: unknown) => e instanceof SimError && message.test(e.message),
+      JSON.stringify(item),
+    );
   assert.equal(summarizeItem({ type: 'sse', events: [start, start], end: 'drop' }), 'sse 2 events (cut)');
 });

@@ -34,25 +34,52 @@ test('tool input is streamed as input_json_delta pieces after an empty input in 
   const input = { command: 'echo "héllo 🌸"', description: 'x'.repeat(50) };
   const reply = buildReply({ type: 'tool_use', name: 'Bash', input, id: 'toolu_a', text: 'Running it.' }, body);
   const events = replyEvents(reply);
-  assert.deepEqual(events.map((e) => e.event), [
-    'message_start',
-    'content_block_start', 'content_block_delta', 'content_block_stop',
-    'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop',
-    'message_delta', 'message_stop',
-  ]);
+  assert.deepEqual(
+    events.map((e) => e.event),
+    [
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ],
+  );
   const start = events[4]!.data.content_block as Record<string, unknown>;
   assert.deepEqual(start, { type: 'tool_use', id: 'toolu_a', name: 'Bash', input: {} });
   const pieces = events.filter((e) => (e.data.delta as { type?: string } | undefined)?.type === 'input_json_delta');
   assert.equal(pieces.length, 2);
   for (const p of pieces) assert.throws(() => JSON.parse((p.data.delta as { partial_json: string }).partial_json), 'each piece alone is partial JSON');
-  assert.deepEqual(assemble(events), [{ type: 'text', text: 'Running it.' }, { type: 'tool_use', id: 'toolu_a', name: 'Bash', input }]);
+  assert.deepEqual(assemble(events), [
+    { type: 'text', text: 'Running it.' },
+    { type: 'tool_use', id: 'toolu_a', name: 'Bash', input },
+  ]);
   assert.equal((events[8]!.data.delta as { stop_reason: string }).stop_reason, 'tool_use');
 });
 
 test('parallel tool calls get one block each, indexes in order', () => {
-  const reply = buildReply({ type: 'tool_use', tools: [{ name: 'Read', input: { file_path: 'a' } }, { name: 'Bash', input: {} }] }, body);
+  const reply = buildReply(
+    {
+      type: 'tool_use',
+      tools: [
+        { name: 'Read', input: { file_path: 'a' } },
+        { name: 'Bash', input: {} },
+      ],
+    },
+    body,
+  );
   const blocks = assemble(replyEvents(reply)) as Array<{ name: string; input: unknown; id: string }>;
-  assert.deepEqual(blocks.map((b) => [b.name, b.input]), [['Read', { file_path: 'a' }], ['Bash', {}]]);
+  assert.deepEqual(
+    blocks.map((b) => [b.name, b.input]),
+    [
+      ['Read', { file_path: 'a' }],
+      ['Bash', {}],
+    ],
+  );
   assert.ok(blocks.every((b) => /^toolu_[0-9a-f]{24}$/.test(b.id)));
   assert.notEqual(blocks[0]!.id, blocks[1]!.id);
 });
@@ -61,7 +88,10 @@ test('text is split into the requested number of text_delta events, thinking com
   const reply = buildReply({ type: 'text', text: 'abcdefghij', chunks: 4, thinking: 'hmm' }, body);
   const events = replyEvents(reply, 4);
   const textDeltas = events.filter((e) => (e.data.delta as { type?: string } | undefined)?.type === 'text_delta');
-  assert.deepEqual(textDeltas.map((e) => (e.data.delta as { text: string }).text), ['abc', 'def', 'ghi', 'j']);
+  assert.deepEqual(
+    textDeltas.map((e) => (e.data.delta as { text: string }).text),
+    ['abc', 'def', 'ghi', 'j'],
+  );
   const blocks = assemble(events) as Array<Record<string, unknown>>;
   assert.equal(blocks[0]!.type, 'thinking');
   assert.equal(blocks[0]!.thinking, 'hmm');
@@ -110,7 +140,10 @@ test('the non-streaming Message carries the whole content', () => {
   assert.equal(m.type, 'message');
   assert.equal(m.role, 'assistant');
   const content = m.content as Array<Record<string, unknown>>;
-  assert.deepEqual(content.map((b) => b.type), ['text', 'tool_use']);
+  assert.deepEqual(
+    content.map((b) => b.type),
+    ['text', 'tool_use'],
+  );
   assert.deepEqual(content[1]!.input, { file_path: 'f' });
 });
 

@@ -14,7 +14,10 @@ function io(cwd: string, env: Record<string, string> = {}) {
   out.on('data', (c) => (stdout += c));
   err.on('data', (c) => (stderr += c));
   const home = path.join(cwd, 'home');
-  return { io: { stdout: out, stderr: err, env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), FLOWER_LANG: 'en', ...env }, cwd }, text: () => ({ stdout, stderr }) };
+  return {
+    io: { stdout: out, stderr: err, env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), FLOWER_LANG: 'en', ...env }, cwd },
+    text: () => ({ stdout, stderr }),
+  };
 }
 
 test('flower skills new NAME writes a template that is a valid skill, never over an existing one', async () => {
@@ -40,11 +43,17 @@ test('flower skills new NAME writes a template that is a valid skill, never over
   assert.match(d.text().stderr, new RegExp(`${path.join('bad', 'SKILL.md').replace(/\//g, '\\/')} has no front matter`));
   const e = io(dir);
   assert.equal(await main(['skills', '--json'], e.io as never), 0);
-  assert.deepEqual(JSON.parse(e.text().stdout).skills.map((x: { name: string }) => x.name), ['deploy-checklist']);
+  assert.deepEqual(
+    JSON.parse(e.text().stdout).skills.map((x: { name: string }) => x.name),
+    ['deploy-checklist'],
+  );
   // status lists them too
   const f = io(dir);
   assert.equal(await main(['status', '--json'], f.io as never), 0);
-  assert.deepEqual(JSON.parse(f.text().stdout).skills.map((x: { name: string; source: string }) => `${x.name}:${x.source}`), ['deploy-checklist:project']);
+  assert.deepEqual(
+    JSON.parse(f.text().stdout).skills.map((x: { name: string; source: string }) => `${x.name}:${x.source}`),
+    ['deploy-checklist:project'],
+  );
 });
 
 test('--plugin names a folder that must exist', async () => {

@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { pluginToolDecision, skillDecision, type SkillGuardPlan } from '../../src/guards/skill.js';
 import type { SkillInfo } from '../../src/skills/index.js';
 
-const s = (name: string, plugin = 'flower'): SkillInfo => ({ name, plugin, description: '', source: plugin === 'flower' ? 'project' : 'plugin', dir: '/x', hash: '0'.repeat(12) });
+const s = (name: string, plugin = 'flower'): SkillInfo => ({
+  name,
+  plugin,
+  description: '',
+  source: plugin === 'flower' ? 'project' : 'plugin',
+  dir: '/x',
+  hash: '0'.repeat(12),
+});
 const plan: SkillGuardPlan = {
   main: [s('verify')],
   agents: { builder: [s('deploy'), s('lint', 'stamper')], reader: [] },

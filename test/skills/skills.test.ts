@@ -4,8 +4,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  BUNDLE_PLUGIN, buildBundle, discover, folderHash, parseSkill, pluginDirsFromEnv, selectFor, sessionPlugins,
-  skillAllowed, skillTemplate, skillsBriefing, badSkillName,
+  BUNDLE_PLUGIN,
+  buildBundle,
+  discover,
+  folderHash,
+  parseSkill,
+  pluginDirsFromEnv,
+  selectFor,
+  sessionPlugins,
+  skillAllowed,
+  skillTemplate,
+  skillsBriefing,
+  badSkillName,
 } from '../../src/skills/index.js';
 import { ConfigError } from '../../src/errors.js';
 
@@ -52,7 +62,10 @@ test('project and personal skills are found, a broken one is skipped with a warn
   skill(user, 'deploy', ok('deploy', 'the personal one'));
   skill(user, 'style', ok('style'));
   const d = discover({ projectDir: proj, userDir: user });
-  assert.deepEqual(d.skills.map((s) => `${s.source}:${s.name}`), ['project:deploy', 'user:style']);
+  assert.deepEqual(
+    d.skills.map((s) => `${s.source}:${s.name}`),
+    ['project:deploy', 'user:style'],
+  );
   assert.equal(d.skills[0]!.plugin, BUNDLE_PLUGIN);
   assert.ok(d.warnings.some((w) => w.includes(path.join(proj, 'broken', 'SKILL.md')) && /skipped/.test(w)));
   assert.ok(d.warnings.some((w) => w.includes('empty-folder')));
@@ -62,7 +75,10 @@ test('project and personal skills are found, a broken one is skipped with a warn
 test('missing skill folders are not an error; a missing plugin folder is', () => {
   const root = tmp();
   assert.deepEqual(discover({ projectDir: path.join(root, 'nope'), userDir: path.join(root, 'nope2') }).warnings, []);
-  assert.throws(() => discover({ pluginDirs: [path.join(root, 'no-plugin')] }), (e: unknown) => ConfigError.is(e) && /no such folder/.test((e as Error).message));
+  assert.throws(
+    () => discover({ pluginDirs: [path.join(root, 'no-plugin')] }),
+    (e: unknown) => ConfigError.is(e) && /no such folder/.test((e as Error).message),
+  );
 });
 
 test('a plugin is named by its manifest, else its folder; its skills and MCP servers are listed', () => {
@@ -75,7 +91,13 @@ test('a plugin is named by its manifest, else its folder; its skills and MCP ser
   const b = path.join(root, 'plain');
   fs.mkdirSync(b);
   const d = discover({ pluginDirs: [a, b] });
-  assert.deepEqual(d.plugins.map((p) => [p.name, p.mcpServers, p.skills.map((s) => s.name)]), [['stamper', ['stamp'], ['stamp']], ['plain', [], []]]);
+  assert.deepEqual(
+    d.plugins.map((p) => [p.name, p.mcpServers, p.skills.map((s) => s.name)]),
+    [
+      ['stamper', ['stamp'], ['stamp']],
+      ['plain', [], []],
+    ],
+  );
   assert.throws(() => discover({ pluginDirs: [b, b] }), /two plugins are named 'plain'/);
 });
 
@@ -102,12 +124,18 @@ test('a role gets what it selects; unknown or ambiguous names fail loudly', () =
   fs.writeFileSync(path.join(pl, '.mcp.json'), '{"mcpServers":{"stamp":{"command":"node"}}}');
   const d = discover({ projectDir: proj, pluginDirs: [pl] });
   const all = selectFor(d, { skills: 'all' }, 'worker a');
-  assert.deepEqual(all.skills.map((s) => `${s.plugin}:${s.name}`), ['flower:deploy', 'flower:style']);
+  assert.deepEqual(
+    all.skills.map((s) => `${s.plugin}:${s.name}`),
+    ['flower:deploy', 'flower:style'],
+  );
   assert.deepEqual(all.tools, ['Skill']);
   const none = selectFor(d, { skills: [] }, 'judge');
   assert.deepEqual([none.skills, none.tools, none.record], [[], [], []]);
   const withPlugin = selectFor(d, { skills: ['style', 'stamper:deploy'], plugins: ['stamper'] }, 'worker b');
-  assert.deepEqual(withPlugin.record.map((r) => r.name), ['flower:style', 'stamper:deploy']);
+  assert.deepEqual(
+    withPlugin.record.map((r) => r.name),
+    ['flower:style', 'stamper:deploy'],
+  );
   assert.deepEqual(withPlugin.tools, ['Skill', 'mcp__plugin_stamper_stamp']);
   assert.throws(() => selectFor(d, { skills: ['deploy'], plugins: ['stamper'] }, 'worker c'), /several plugins define/);
   assert.throws(() => selectFor(d, { skills: ['nope'] }, 'worker d'), /worker d asks for skill 'nope'.*available: flower:deploy, flower:style/);
@@ -116,12 +144,18 @@ test('a role gets what it selects; unknown or ambiguous names fail loudly', () =
   assert.ok(!selectFor(d, { skills: 'all' }, 'w').skills.some((s) => s.plugin === 'stamper'));
 });
 
-test('the Skill call is checked against the role\'s own skills, by short or qualified name', () => {
+test("the Skill call is checked against the role's own skills, by short or qualified name", () => {
   const root = tmp();
   skill(root, 'deploy', ok('deploy'));
   const d = discover({ projectDir: root });
   const rs = selectFor(d, { skills: 'all' }, 'w').skills;
-  for (const [req, want] of [['deploy', true], ['flower:deploy', true], ['/deploy', true], ['other', false], ['stamper:deploy', false]] as const) {
+  for (const [req, want] of [
+    ['deploy', true],
+    ['flower:deploy', true],
+    ['/deploy', true],
+    ['other', false],
+    ['stamper:deploy', false],
+  ] as const) {
     assert.equal(skillAllowed(rs, req), want, req);
   }
 });

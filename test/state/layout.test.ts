@@ -13,9 +13,20 @@ test('the default layout: the run dir under the current directory, the workbench
   );
   assert.deepEqual(
     [l.root, l.notes, l.brief, l.goal, l.qa, l.archive, l.handoffArchive, l.scripts, l.artifacts, l.spill, l.index, l.viewSpill],
-    ['/c/ws/.flower', '/c/ws/.flower/notes', '/c/ws/.flower/notes/需求.md', '/c/ws/.flower/notes/目标.md', '/c/ws/.flower/notes/问答记录.md',
-      '/c/ws/.flower/notes/archive', '/c/ws/.flower/notes/archive/交接', '/c/ws/.flower/scripts', '/c/ws/.flower/artifacts',
-      '/c/ws/.flower/spill', '/c/ws/.flower/INDEX.md', '/c/ws/.flower/spill'],
+    [
+      '/c/ws/.flower',
+      '/c/ws/.flower/notes',
+      '/c/ws/.flower/notes/需求.md',
+      '/c/ws/.flower/notes/目标.md',
+      '/c/ws/.flower/notes/问答记录.md',
+      '/c/ws/.flower/notes/archive',
+      '/c/ws/.flower/notes/archive/交接',
+      '/c/ws/.flower/scripts',
+      '/c/ws/.flower/artifacts',
+      '/c/ws/.flower/spill',
+      '/c/ws/.flower/INDEX.md',
+      '/c/ws/.flower/spill',
+    ],
   );
   assert.equal(l.externalWorkbench, false);
 });
@@ -39,7 +50,12 @@ test('withWorkbench and aside keep the workspace; aside runs in <runDir>/aside w
 
 test('handoff files: one per safe step name', () => {
   const l = RunLayout.of({ cwd: '/c', workspace: '/w' });
-  const cases: Array<[string, string]> = [['干活', '交接-干活.md'], ['a/b', '交接-ab.md'], ['  ', '交接-step.md'], ['x\u0007y:*?', '交接-xy.md']];
+  const cases: Array<[string, string]> = [
+    ['干活', '交接-干活.md'],
+    ['a/b', '交接-ab.md'],
+    ['  ', '交接-step.md'],
+    ['x\u0007y:*?', '交接-xy.md'],
+  ];
   for (const [step, name] of cases) assert.equal(l.handoff(step), path.join('/w/.flower/notes', name), step);
   assert.equal(safeStepName('..'), '..');
   assert.equal(RunLayout.isHandoffName('交接-干活.md'), true);

@@ -34,7 +34,9 @@ function holder(file: string, wait = false): { child: ChildProcess; verdict: Pro
       const nl = out.indexOf('\n');
       if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
     });
-    child.on('exit', (c) => { if (!out.includes('\n')) reject(new Error(`holder exited ${c} without a verdict`)); });
+    child.on('exit', (c) => {
+      if (!out.includes('\n')) reject(new Error(`holder exited ${c} without a verdict`));
+    });
   });
   return { child, verdict };
 }
@@ -70,7 +72,7 @@ test('another process holding the lock is named; once it is killed -9 its stale 
   h.child.kill('SIGKILL');
   await exited(h.child);
   const mine = await acquireRunLock(file);
-  assert.ok('release' in mine, 'the dead holder\'s lock was taken over');
+  assert.ok('release' in mine, "the dead holder's lock was taken over");
   await mine.release();
 });
 

@@ -28,28 +28,54 @@ interface Backend {
 
 const BACKENDS: Backend[] = [
   {
-    name: 'files', skip: false,
+    name: 'files',
+    skip: false,
     fresh: async () => {
       const layout = RunLayout.of({ workspace: path.join(root, `ws${n}`), runDir: path.join(root, `runs${n++}`) });
       return { records: new FileRunRecords(layout), again: () => new FileRunRecords(layout), close: () => {} };
     },
   },
   {
-    name: 'PostgreSQL', skip: PG_SKIP,
+    name: 'PostgreSQL',
+    skip: PG_SKIP,
     fresh: async () => {
       const url = await freshDatabase('rec');
       const opened: PostgresRunRecords[] = [];
-      const make = () => { const r = new PostgresRunRecords(url, 'proj'); opened.push(r); return r; };
-      return { records: await make().open(), again: make, close: () => { for (const r of opened) r.close(); } };
+      const make = () => {
+        const r = new PostgresRunRecords(url, 'proj');
+        opened.push(r);
+        return r;
+      };
+      return {
+        records: await make().open(),
+        again: make,
+        close: () => {
+          for (const r of opened) r.close();
+        },
+      };
     },
   },
 ];
 
 const WS = '/work/place';
 const row = (step: string, extra: Partial<ManifestRow> = {}): ManifestRow => ({
-  step, session_id: `sid-${step}`, ok: true, cost_usd: 0.01, num_turns: 1, text: '', error: null,
-  started_at: '2026-12-01T07:00:00.000Z', ended_at: '2026-12-01T07:00:01.000Z', attempts: 1, errors: [], resumed: false,
-  retired: [], context: 0, duration_s: 1, run: 'r', ...extra,
+  step,
+  session_id: `sid-${step}`,
+  ok: true,
+  cost_usd: 0.01,
+  num_turns: 1,
+  text: '',
+  error: null,
+  started_at: '2026-12-01T07:00:00.000Z',
+  ended_at: '2026-12-01T07:00:01.000Z',
+  attempts: 1,
+  errors: [],
+  resumed: false,
+  retired: [],
+  context: 0,
+  duration_s: 1,
+  run: 'r',
+  ...extra,
 });
 
 for (const be of BACKENDS) {
@@ -57,35 +83,51 @@ for (const be of BACKENDS) {
     test('no lineage yet reads as null; an update creates it and every reader sees it', async () => {
       const t = await be.fresh();
       assert.equal(await t.records.readLineage(WS), null);
-      const d = await t.records.updateLineage(WS, (x) => { x.woke = 1; x.steps['干活'] = 's-1'; });
-      assert.deepEqual({ woke: d.woke, steps: d.steps }, { woke: 1, steps: { '干活': 's-1' } });
+      const d = await t.records.updateLineage(WS, (x) => {
+        x.woke = 1;
+        x.steps['干活'] = 's-1';
+      });
+      assert.deepEqual({ woke: d.woke, steps: d.steps }, { woke: 1, steps: { 干活: 's-1' } });
       const other = t.again();
-      assert.deepEqual((await other.readLineage(WS))?.steps, { '干活': 's-1' });
+      assert.deepEqual((await other.readLineage(WS))?.steps, { 干活: 's-1' });
       assert.equal((await other.readLineage(WS))?.woke, 1);
       t.close();
     });
 
-    test('updates merge step by step: two writers keep each other\'s steps', async () => {
+    test("updates merge step by step: two writers keep each other's steps", async () => {
       const t = await be.fresh();
       const x = t.records;
       const y = t.again();
-      await x.updateLineage(WS, (d) => { d.steps['确认需求'] = 'a'; });
-      await y.updateLineage(WS, (d) => { d.steps['干活'] = 'b'; d.woke = Math.max(d.woke, 0) + 1; });
-      await x.updateLineage(WS, (d) => { d.steps['设定目标'] = 'c'; });
+      await x.updateLineage(WS, (d) => {
+        d.steps['确认需求'] = 'a';
+      });
+      await y.updateLineage(WS, (d) => {
+        d.steps['干活'] = 'b';
+        d.woke = Math.max(d.woke, 0) + 1;
+      });
+      await x.updateLineage(WS, (d) => {
+        d.steps['设定目标'] = 'c';
+      });
       const d = await y.readLineage(WS);
-      assert.deepEqual(d?.steps, { '确认需求': 'a', '干活': 'b', '设定目标': 'c' });
+      assert.deepEqual(d?.steps, { 确认需求: 'a', 干活: 'b', 设定目标: 'c' });
       assert.equal(d?.woke, 1);
       t.close();
     });
 
-    test('manifest: a run\'s rows are replaced as a whole, other runs\' rows are kept', async () => {
+    test("manifest: a run's rows are replaced as a whole, other runs' rows are kept", async () => {
       const t = await be.fresh();
       await t.records.upsertRows('r1', [row('确认需求', { run: 'r1' }), row('设定目标', { run: 'r1' })]);
       await t.again().upsertRows('r2', [row('ad-hoc', { run: 'r2', started_at: '2026-12-01T08:00:00.000Z' })]);
       await t.records.upsertRows('r1', [row('确认需求', { run: 'r1', ok: false, error: 'x' })]);
       // (the order across runs is the backend's: write order in the file, start time in PostgreSQL)
       const rows = (await t.again().readRows()).sort((p, q) => p.run.localeCompare(q.run));
-      assert.deepEqual(rows.map((r) => [r.run, r.step, r.ok]), [['r1', '确认需求', false], ['r2', 'ad-hoc', true]]);
+      assert.deepEqual(
+        rows.map((r) => [r.run, r.step, r.ok]),
+        [
+          ['r1', '确认需求', false],
+          ['r2', 'ad-hoc', true],
+        ],
+      );
       assert.deepEqual(rows[0], row('确认需求', { run: 'r1', ok: false, error: 'x' }), 'a row comes back as written');
       t.close();
     });
@@ -111,10 +153,13 @@ describe('PostgreSQL records beyond the files', { skip: PG_SKIP }, () => {
   test('the project is the identity: another workspace path continues the same lineage', async () => {
     const url = await freshDatabase('ident');
     const a = await new PostgresRunRecords(url, 'team-md').open();
-    await a.updateLineage('/host-a/ws', (d) => { d.woke = 1; d.steps['干活'] = 's-a'; });
+    await a.updateLineage('/host-a/ws', (d) => {
+      d.woke = 1;
+      d.steps['干活'] = 's-a';
+    });
     const b = await new PostgresRunRecords(url, 'team-md').open();
     const seen = await b.readLineage('/host-b/elsewhere');
-    assert.deepEqual({ woke: seen?.woke, steps: seen?.steps, workspace: seen?.workspace }, { woke: 1, steps: { '干活': 's-a' }, workspace: '/host-b/elsewhere' });
+    assert.deepEqual({ woke: seen?.woke, steps: seen?.steps, workspace: seen?.workspace }, { woke: 1, steps: { 干活: 's-a' }, workspace: '/host-b/elsewhere' });
     const other = await new PostgresRunRecords(url, '/host-b/elsewhere').open();
     assert.equal(await other.readLineage('/host-b/elsewhere'), null, 'an unnamed project (its path) starts fresh');
     for (const r of [a, b, other]) r.close();
@@ -123,7 +168,14 @@ describe('PostgreSQL records beyond the files', { skip: PG_SKIP }, () => {
   test('forty concurrent writers on one project lose no lineage step and no manifest row', async () => {
     const url = await freshDatabase('many');
     const writers = Array.from({ length: 40 }, (_, i) => new PostgresRunRecords(`${url}?application_name=w${i % 4}`, 'p'));
-    await Promise.all(writers.map((w, i) => w.updateLineage(WS, (d) => { d.steps[`step-${i}`] = `sid-${i}`; d.woke = Math.max(d.woke, i); })));
+    await Promise.all(
+      writers.map((w, i) =>
+        w.updateLineage(WS, (d) => {
+          d.steps[`step-${i}`] = `sid-${i}`;
+          d.woke = Math.max(d.woke, i);
+        }),
+      ),
+    );
     await Promise.all(writers.map((w, i) => w.upsertRows(`run-${i}`, [row('ad-hoc', { run: `run-${i}` })])));
     const d = await writers[0]!.readLineage(WS);
     assert.equal(Object.keys(d!.steps).length, 40);
@@ -135,11 +187,14 @@ describe('PostgreSQL records beyond the files', { skip: PG_SKIP }, () => {
   test('--new: the lineage goes to lineage.json in the archive folder and the project starts from zero', async () => {
     const url = await freshDatabase('arch');
     const r = await new PostgresRunRecords(url, 'p').open();
-    await r.updateLineage(WS, (d) => { d.woke = 3; d.steps['干活'] = 's'; });
+    await r.updateLineage(WS, (d) => {
+      d.woke = 3;
+      d.steps['干活'] = 's';
+    });
     const into = path.join(root, 'archive-pg');
     const file = await r.archiveLineage(WS, into);
     assert.equal(file, path.join(into, 'lineage.json'));
-    assert.deepEqual(JSON.parse(fs.readFileSync(file!, 'utf8')), { version: 1, workspace: WS, woke: 3, steps: { '干活': 's' }, project: 'p' });
+    assert.deepEqual(JSON.parse(fs.readFileSync(file!, 'utf8')), { version: 1, workspace: WS, woke: 3, steps: { 干活: 's' }, project: 'p' });
     assert.equal(await r.readLineage(WS), null);
     assert.equal(await r.archiveLineage(WS, into), null);
     r.close();

@@ -65,56 +65,68 @@ const resultText = (ms: SDKMessage[]) => {
 const texts = (entries: ReadonlyArray<Record<string, unknown>>) =>
   entries.map((e) => contentText((e.message as { content?: unknown } | undefined)?.content ?? ''));
 
-for (const be of BACKENDS) test(`claude mirrors a session into the ${be.name} store and resumes from it in a fresh HOME`, { timeout: 120_000, skip: be.skip }, async () => {
-  // A symlinked cwd whose name has '.', '_' and ' ': projectKeyFor must land on the SDK's key.
-  const real = join(base, be.name, 'my_ws.v1', 'a b');
-  mkdirSync(real, { recursive: true });
-  const cwd = join(base, be.name, 'ws-link');
-  symlinkSync(real, cwd);
-  const sim = await startSim({ onUnexpected: 'error' });
-  const store = await be.open();
-  try {
-    sim.enqueue(
-      { type: 'text', text: 'answer one', usage: { input_tokens: 11, cache_creation_input_tokens: 1000, cache_read_input_tokens: 20000, output_tokens: 5 }, match: { lastUserIncludes: 'question one' } },
-      { type: 'text', text: 'answer two', match: { lastUserIncludes: 'question two' } },
-    );
-    const first = await run(sim, 'question one', cwd, { sessionStore: store, sessionStoreFlush: 'eager' });
-    assert.equal(resultText(first), 'answer one');
-    const sid = sessionIdOf(first);
-    const projectKey = projectKeyFor(cwd);
+for (const be of BACKENDS)
+  test(`claude mirrors a session into the ${be.name} store and resumes from it in a fresh HOME`, { timeout: 120_000, skip: be.skip }, async () => {
+    // A symlinked cwd whose name has '.', '_' and ' ': projectKeyFor must land on the SDK's key.
+    const real = join(base, be.name, 'my_ws.v1', 'a b');
+    mkdirSync(real, { recursive: true });
+    const cwd = join(base, be.name, 'ws-link');
+    symlinkSync(real, cwd);
+    const sim = await startSim({ onUnexpected: 'error' });
+    const store = await be.open();
+    try {
+      sim.enqueue(
+        {
+          type: 'text',
+          text: 'answer one',
+          usage: { input_tokens: 11, cache_creation_input_tokens: 1000, cache_read_input_tokens: 20000, output_tokens: 5 },
+          match: { lastUserIncludes: 'question one' },
+        },
+        { type: 'text', text: 'answer two', match: { lastUserIncludes: 'question two' } },
+      );
+      const first = await run(sim, 'question one', cwd, { sessionStore: store, sessionStoreFlush: 'eager' });
+      assert.equal(resultText(first), 'answer one');
+      const sid = sessionIdOf(first);
+      const projectKey = projectKeyFor(cwd);
 
-    assert.deepEqual(await store.projects(), [projectKey], 'the SDK wrote under the key projectKeyFor computes');
-    const stored = (await store.load({ projectKey, sessionId: sid }))!;
-    assert.ok(stored, 'no transcript under projectKeyFor(cwd)/sid');
-    const said = texts(stored.filter((e) => e.type === 'user' || e.type === 'assistant'));
-    assert.ok(said.includes('question one') && said.includes('answer one'), JSON.stringify(said));
-    assert.equal(await store.hasSession(sid), true);
-    assert.equal(await store.hasSession(sid, projectKey), true);
-    assert.equal(await store.lastContext(sid), 21011);
-    assert.deepEqual((await store.listSessions(projectKey)).map((s) => s.sessionId), [sid]);
-    // The SDK's own reader understands our summaries.
-    const infos = await listSessions({ dir: cwd, sessionStore: store });
-    assert.equal(infos.length, 1);
-    assert.equal(infos[0]!.sessionId, sid);
-    assert.equal(infos[0]!.firstPrompt, 'question one');
+      assert.deepEqual(await store.projects(), [projectKey], 'the SDK wrote under the key projectKeyFor computes');
+      const stored = (await store.load({ projectKey, sessionId: sid }))!;
+      assert.ok(stored, 'no transcript under projectKeyFor(cwd)/sid');
+      const said = texts(stored.filter((e) => e.type === 'user' || e.type === 'assistant'));
+      assert.ok(said.includes('question one') && said.includes('answer one'), JSON.stringify(said));
+      assert.equal(await store.hasSession(sid), true);
+      assert.equal(await store.hasSession(sid, projectKey), true);
+      assert.equal(await store.lastContext(sid), 21011);
+      assert.deepEqual(
+        (await store.listSessions(projectKey)).map((s) => s.sessionId),
+        [sid],
+      );
+      // The SDK's own reader understands our summaries.
+      const infos = await listSessions({ dir: cwd, sessionStore: store });
+      assert.equal(infos.length, 1);
+      assert.equal(infos[0]!.sessionId, sid);
+      assert.equal(infos[0]!.firstPrompt, 'question one');
 
-    const second = await run(sim, 'question two', cwd, { sessionStore: store, sessionStoreFlush: 'eager', resume: sid });
-    assert.equal(resultText(second), 'answer two');
-    assert.equal(sessionIdOf(second), sid);
-    const calls = sim.messageRequests();
-    assert.equal(calls.length, 2);
-    const seen = (calls[1]!.body.messages ?? []).map((m) => `${m.role}:${contentText(m.content)}`);
-    const firstTurn = seen.findIndex((s) => s.startsWith('user:') && s.includes('question one'));
-    assert.ok(firstTurn >= 0, `the resumed request lacks the first prompt: ${JSON.stringify(seen)}`);
-    assert.ok(seen.slice(firstTurn + 1).some((s) => s === 'assistant:answer one'), JSON.stringify(seen));
-    assert.ok(seen[seen.length - 1]!.includes('question two'), JSON.stringify(seen));
+      const second = await run(sim, 'question two', cwd, { sessionStore: store, sessionStoreFlush: 'eager', resume: sid });
+      assert.equal(resultText(second), 'answer two');
+      assert.equal(sessionIdOf(second), sid);
+      const calls = sim.messageRequests();
+      assert.equal(calls.length, 2);
+      const seen = (calls[1]!.body.messages ?? []).map((m) => `${m.role}:${contentText(m.content)}`);
+      const firstTurn = seen.findIndex((s) => s.startsWith('user:') && s.includes('question one'));
+      assert.ok(firstTurn >= 0, `the resumed request lacks the first prompt: ${JSON.stringify(seen)}`);
+      assert.ok(
+        seen.slice(firstTurn + 1).some((s) => s === 'assistant:answer one'),
+        JSON.stringify(seen),
+      );
+      assert.ok(seen[seen.length - 1]!.includes('question two'), JSON.stringify(seen));
 
-    const after = texts((await store.load({ projectKey, sessionId: sid }))!);
-    assert.ok(after.includes('question two') && after.includes('answer two'), 'the resumed turn is mirrored under the same key');
-    assert.equal(after.filter((t) => t === 'answer one').length, 1, 'the replayed history was not stored twice');
-    sim.assertNoUnexpected();
-  } finally {
-    store.close();
-    await sim.close();
-  }
-});
+      const after = texts((await store.load({ projectKey, sessionId: sid }))!);
+      assert.ok(after.includes('question two') && after.includes('answer two'), 'the resumed turn is mirrored under the same key');
+      assert.equal(after.filter((t) => t === 'answer one').length, 1, 'the replayed history was not stored twice');
+      sim.assertNoUnexpected();
+    } finally {
+      store.close();
+      await sim.close();
+    }
+  });

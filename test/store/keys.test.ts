@@ -5,9 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { listSessions } from '@anthropic-ai/claude-agent-sdk';
 import type { SessionKey, SessionStore } from '@anthropic-ai/claude-agent-sdk';
-import {
-  PROJECT_KEY_MAX, StoreKeyError, parseStoreKey, projectKeyFor, sanitizeProjectPath, storeKeyOf,
-} from '../../src/store/index.js';
+import { PROJECT_KEY_MAX, StoreKeyError, parseStoreKey, projectKeyFor, sanitizeProjectPath, storeKeyOf } from '../../src/store/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'flower-keys-test-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -31,7 +29,9 @@ async function sdkProjectKey(dir: string): Promise<string> {
 function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
   const set = (v: Record<string, string | undefined>) => {
-    for (const [k, x] of Object.entries(v)) if (x === undefined) delete process.env[k]; else process.env[k] = x;
+    for (const [k, x] of Object.entries(v))
+      if (x === undefined) delete process.env[k];
+      else process.env[k] = x;
   };
   set(vars);
   return fn().finally(() => set(saved));
@@ -53,14 +53,19 @@ describe('projectKeyFor matches the SDK', () => {
     ['a long path that does not exist is hashed the same way', () => join(root, 'z'.repeat(300))],
   ];
   for (const [behaviour, dir] of cases) {
-    test(behaviour, () => withEnv({ CLAUDE_CODE_PROJECT_DIR_NAME: undefined }, async () => {
-      assert.equal(projectKeyFor(dir()), await sdkProjectKey(dir()));
-    }));
+    test(behaviour, () =>
+      withEnv({ CLAUDE_CODE_PROJECT_DIR_NAME: undefined }, async () => {
+        assert.equal(projectKeyFor(dir()), await sdkProjectKey(dir()));
+      }),
+    );
   }
 
   test('CLAUDE_CODE_PROJECT_DIR_NAME overrides the key only with CLAUDE_CONFIG_DIR set and a safe name', async () => {
     const cases: Array<[string | undefined, string | undefined]> = [
-      [join(root, 'cfg'), 'my-project_1'], [undefined, 'my-project_1'], [join(root, 'cfg'), 'bad/name'], [join(root, 'cfg'), 'nul'],
+      [join(root, 'cfg'), 'my-project_1'],
+      [undefined, 'my-project_1'],
+      [join(root, 'cfg'), 'bad/name'],
+      [join(root, 'cfg'), 'nul'],
     ];
     for (const [configDir, name] of cases) {
       await withEnv({ CLAUDE_CONFIG_DIR: configDir, CLAUDE_CODE_PROJECT_DIR_NAME: name }, async () => {

@@ -16,7 +16,15 @@ const cost = (totalCostUSD: unknown): SessionStoreEntry => ({ type: 'cost-state'
 const u = (uuid: string, text = 'x'): SessionStoreEntry => ({ type: 'user', uuid, message: { role: 'user', content: text } });
 
 const CASES: Array<[string, SessionStoreEntry[][], number]> = [
-  ['the last cost-state wins (the CLI saves a running total)', [[u('a'), cost(0.006)], [u('b'), cost(0.012)], [u('c'), cost(0.018)]], 0.018],
+  [
+    'the last cost-state wins (the CLI saves a running total)',
+    [
+      [u('a'), cost(0.006)],
+      [u('b'), cost(0.012)],
+      [u('c'), cost(0.018)],
+    ],
+    0.018,
+  ],
   ['a cost-state far from the end is still found (a killed last turn saved none)', [[cost(0.5)], Array.from({ length: 300 }, (_, i) => u(`k${i}`))], 0.5],
   ['no cost-state: 0', [[u('a'), u('b')]], 0],
   ['a non-numeric total: 0', [[cost('lots')]], 0],

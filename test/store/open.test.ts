@@ -45,7 +45,10 @@ test('FLOWER_PROJECT names the project: the same SDK project key on every host',
 });
 
 test('a FLOWER_STORE that names no backend is a ConfigError, before anything is opened', () => {
-  assert.throws(() => openStore({ FLOWER_STORE: 'mysql://x' }, layoutIn('bad')), (e: unknown) => ConfigError.is(e) && e.code === 'bad-store');
+  assert.throws(
+    () => openStore({ FLOWER_STORE: 'mysql://x' }, layoutIn('bad')),
+    (e: unknown) => ConfigError.is(e) && e.code === 'bad-store',
+  );
 });
 
 describe('PostgreSQL', { skip: PG_SKIP }, () => {

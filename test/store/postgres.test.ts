@@ -47,7 +47,9 @@ describe('PostgreSQL store', { skip: PG_SKIP }, () => {
     await s.append({ ...key, subpath: 'subagents/agent-x' }, [u('b')]);
     s.close();
     const db = dbOf(url);
-    const tables = (await adminSql(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'flower' ORDER BY 1`, [], db)).rows.map((r) => r.table_name);
+    const tables = (await adminSql(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'flower' ORDER BY 1`, [], db)).rows.map(
+      (r) => r.table_name,
+    );
     assert.deepEqual(tables, ['entries', 'lineage', 'manifest', 'meta', 'runlock', 'summaries', 'transcripts', 'wakes']);
     const other = await adminSql(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'`, [], db);
     assert.equal(other.rows[0].n, 0, 'nothing in public');
@@ -68,7 +70,10 @@ describe('PostgreSQL store', { skip: PG_SKIP }, () => {
     const distinct = stores.map((_, i) => new PostgresSessionStore(`${url}?application_name=r${i}`));
     await Promise.all(distinct.map((s) => s.open()));
     await Promise.all(distinct.map((s, i) => s.append({ ...key, sessionId: `s${i}` }, [u(`e${i}`)])));
-    assert.deepEqual((await distinct[0]!.listSessions('-ws')).map((x) => x.sessionId), ['s0', 's1', 's2', 's3', 's4', 's5']);
+    assert.deepEqual(
+      (await distinct[0]!.listSessions('-ws')).map((x) => x.sessionId),
+      ['s0', 's1', 's2', 's3', 's4', 's5'],
+    );
     for (const s of [...stores, ...distinct]) s.close();
   });
 
@@ -90,7 +95,10 @@ describe('PostgreSQL store', { skip: PG_SKIP }, () => {
     assert.equal(e.reason, 'foreign-schema');
     assert.match(e.message, /flower\.entries\(id, body\)/);
     const left = await adminSql(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'flower'`, [], dbOf(url));
-    assert.deepEqual(left.rows.map((r) => r.table_name), ['entries']);
+    assert.deepEqual(
+      left.rows.map((r) => r.table_name),
+      ['entries'],
+    );
   });
 
   describe('each connection failure has its own line', () => {
@@ -116,9 +124,11 @@ describe('PostgreSQL store', { skip: PG_SKIP }, () => {
       assert.match(e.message, /database "flower_nowhere" does not exist on 127\.0\.0\.1:\d+; create it first/);
     });
 
-    test('a user without the right to create flower\'s schema', async () => {
+    test("a user without the right to create flower's schema", async () => {
       const url = await freshDatabase('perm');
-      await adminSql(`DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'flower_ro') THEN CREATE ROLE flower_ro LOGIN PASSWORD 'ro'; END IF; END $$`);
+      await adminSql(
+        `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'flower_ro') THEN CREATE ROLE flower_ro LOGIN PASSWORD 'ro'; END IF; END $$`,
+      );
       const e = await refusal(pgUrlWith({ database: dbOf(url), user: 'flower_ro', password: 'ro' }));
       assert.equal(e.reason, 'permission');
       assert.match(e.message, /user "flower_ro" has no permission/);
@@ -127,12 +137,19 @@ describe('PostgreSQL store', { skip: PG_SKIP }, () => {
     test('the four messages are distinct', async () => {
       const port = await freePort();
       const url = await freshDatabase('perm2');
-      await adminSql(`DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'flower_ro') THEN CREATE ROLE flower_ro LOGIN PASSWORD 'ro'; END IF; END $$`);
+      await adminSql(
+        `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'flower_ro') THEN CREATE ROLE flower_ro LOGIN PASSWORD 'ro'; END IF; END $$`,
+      );
       const lines = await Promise.all([
-        refusal(pgUrlWith({ port })), refusal(pgUrlWith({ password: 'x' })),
-        refusal(pgUrlWith({ database: 'flower_nowhere' })), refusal(pgUrlWith({ database: dbOf(url), user: 'flower_ro', password: 'ro' })),
+        refusal(pgUrlWith({ port })),
+        refusal(pgUrlWith({ password: 'x' })),
+        refusal(pgUrlWith({ database: 'flower_nowhere' })),
+        refusal(pgUrlWith({ database: dbOf(url), user: 'flower_ro', password: 'ro' })),
       ]);
-      assert.deepEqual(lines.map((e) => e.reason), ['unreachable', 'auth', 'no-database', 'permission']);
+      assert.deepEqual(
+        lines.map((e) => e.reason),
+        ['unreachable', 'auth', 'no-database', 'permission'],
+      );
       assert.equal(new Set(lines.map((e) => e.message.split(' ').slice(0, 3).join(' '))).size, 4);
     });
   });
@@ -155,8 +172,14 @@ describe('PostgreSQL store', { skip: PG_SKIP }, () => {
     await proxy.up(port);
     await s.drain();
     assert.equal(s.buffered, 0);
-    assert.deepEqual((await s.load(key))?.map((e) => e.uuid), ['1', '2', '3', '4']);
-    assert.deepEqual((await s.load({ ...key, subpath: 'subagents/agent-x' }))?.map((e) => e.uuid), ['s']);
+    assert.deepEqual(
+      (await s.load(key))?.map((e) => e.uuid),
+      ['1', '2', '3', '4'],
+    );
+    assert.deepEqual(
+      (await s.load({ ...key, subpath: 'subagents/agent-x' }))?.map((e) => e.uuid),
+      ['s'],
+    );
     s.close();
     await proxy.down();
   });
@@ -170,12 +193,17 @@ describe('PostgreSQL store', { skip: PG_SKIP }, () => {
     await proxy.down();
     await s.append(key, [u('2')]);
     let settled = false;
-    const loading = s.load(key).finally(() => { settled = true; });
+    const loading = s.load(key).finally(() => {
+      settled = true;
+    });
     const checking = Promise.resolve(s.hasSession(key.sessionId));
     // the read is still waiting while the server is away (no timing: it can only finish after up())
     assert.equal(settled, false);
     await proxy.up(port);
-    assert.deepEqual((await loading)?.map((e) => e.uuid), ['1', '2']);
+    assert.deepEqual(
+      (await loading)?.map((e) => e.uuid),
+      ['1', '2'],
+    );
     assert.equal(await checking, true);
     s.close();
     await proxy.down();
@@ -192,7 +220,10 @@ describe('PostgreSQL store', { skip: PG_SKIP }, () => {
     await proxy.up(port);
     const check = await new PostgresSessionStore(url).open();
     for (let i = 0; i < 600 && (await check.load(key))?.length !== 2; i++) await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual((await check.load(key))?.map((e) => e.uuid), ['x', 'y']);
+    assert.deepEqual(
+      (await check.load(key))?.map((e) => e.uuid),
+      ['x', 'y'],
+    );
     check.close();
     await proxy.down();
   });
@@ -209,7 +240,10 @@ describe('PostgreSQL store', { skip: PG_SKIP }, () => {
     await proxy.up(port);
     assert.equal(await ending, 0, 'nothing left unwritten');
     const again = await new PostgresSessionStore(url).open();
-    assert.deepEqual((await again.load(key))?.map((e) => e.uuid), ['late']);
+    assert.deepEqual(
+      (await again.load(key))?.map((e) => e.uuid),
+      ['late'],
+    );
     again.close();
     await proxy.down();
   });

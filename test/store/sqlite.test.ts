@@ -28,8 +28,14 @@ describe('opening the db file', () => {
     assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
     assert.equal(raw.pragma('user_version', { simple: true }), SCHEMA_VERSION);
     const cols = (t: string) => (raw.pragma(`table_info(${t})`) as Array<{ name: string }>).map((c) => c.name);
-    assert.deepEqual([cols('entries'), cols('meta'), cols('summaries')], [
-      ['store_key', 'seq', 'uid', 'payload'], ['store_key', 'mtime', 'next_seq'], ['project_key', 'session_id', 'mtime', 'data']]);
+    assert.deepEqual(
+      [cols('entries'), cols('meta'), cols('summaries')],
+      [
+        ['store_key', 'seq', 'uid', 'payload'],
+        ['store_key', 'mtime', 'next_seq'],
+        ['project_key', 'session_id', 'mtime', 'data'],
+      ],
+    );
     const idx = raw.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries' AND sql IS NOT NULL").pluck().all();
     assert.deepEqual(idx, ['CREATE UNIQUE INDEX entries_uid ON entries(store_key, uid) WHERE uid IS NOT NULL']);
     raw.close();
@@ -43,13 +49,16 @@ describe('opening the db file', () => {
     writeFileSync(path, garbage);
     rmSync(`${path}-wal`, { force: true });
     rmSync(`${path}-shm`, { force: true });
-    assert.throws(() => new SqliteSessionStore(path), (e: unknown) => {
-      assert.ok(e instanceof StoreOpenError);
-      assert.equal(e.reason, 'not-sqlite');
-      assert.equal(e.path, path);
-      assert.ok(e.message.includes(path));
-      return true;
-    });
+    assert.throws(
+      () => new SqliteSessionStore(path),
+      (e: unknown) => {
+        assert.ok(e instanceof StoreOpenError);
+        assert.equal(e.reason, 'not-sqlite');
+        assert.equal(e.path, path);
+        assert.ok(e.message.includes(path));
+        return true;
+      },
+    );
     assert.deepEqual(readFileSync(path), garbage);
     assert.equal(existsSync(`${path}-wal`), false);
   });
@@ -60,17 +69,23 @@ describe('opening the db file', () => {
     const raw = new Database(path);
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
-    assert.throws(() => new SqliteSessionStore(path), (e: unknown) =>
-      e instanceof StoreOpenError && e.reason === 'future-version' && e.message.includes(path) && e.message.includes(`version ${SCHEMA_VERSION + 1}`));
+    assert.throws(
+      () => new SqliteSessionStore(path),
+      (e: unknown) =>
+        e instanceof StoreOpenError && e.reason === 'future-version' && e.message.includes(path) && e.message.includes(`version ${SCHEMA_VERSION + 1}`),
+    );
   });
 
-  test('a SQLite file with someone else\'s `entries` table is refused, not mixed into', () => {
+  test("a SQLite file with someone else's `entries` table is refused, not mixed into", () => {
     const path = freshPath();
     mkdirSync(dirname(path), { recursive: true });
     const raw = new Database(path);
     raw.exec('CREATE TABLE entries(id INTEGER PRIMARY KEY, body TEXT)');
     raw.close();
-    assert.throws(() => new SqliteSessionStore(path), (e: unknown) => e instanceof StoreOpenError && e.reason === 'foreign-schema');
+    assert.throws(
+      () => new SqliteSessionStore(path),
+      (e: unknown) => e instanceof StoreOpenError && e.reason === 'foreign-schema',
+    );
     const after = new Database(path, { readonly: true });
     assert.equal(after.pragma('user_version', { simple: true }), 0);
     assert.deepEqual(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all(), ['entries']);

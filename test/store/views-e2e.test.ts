@@ -32,12 +32,25 @@ function pairingError(messages: Msg[]): string | undefined {
 
 function sse(text: string): string {
   const ev = (type: string, data: object): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-  return ev('message_start', { message: { id: 'msg_e2e', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } })
-    + ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } })
-    + ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text } })
-    + ev('content_block_stop', { index: 0 })
-    + ev('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 3 } })
-    + ev('message_stop', {});
+  return (
+    ev('message_start', {
+      message: {
+        id: 'msg_e2e',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      },
+    }) +
+    ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
+    ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }) +
+    ev('content_block_stop', { index: 0 }) +
+    ev('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 3 } }) +
+    ev('message_stop', {})
+  );
 }
 
 let server: Server;
@@ -61,7 +74,8 @@ before(async () => {
       requests.push(body);
       const bad = pairingError(body.messages);
       if (bad) {
-        res.writeHead(400, { 'content-type': 'application/json', 'x-should-retry': 'false' })
+        res
+          .writeHead(400, { 'content-type': 'application/json', 'x-should-retry': 'false' })
           .end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: bad } }));
         return;
       }
@@ -92,8 +106,13 @@ async function resume(fixture: string, opts: (ws: string) => ViewOptions): Promi
   mkdirSync(home, { recursive: true });
   mkdirSync(ws, { recursive: true });
   try {
-    const text = readFileSync(new URL(`../fixtures/transcripts/${fixture}.jsonl`, import.meta.url), 'utf8').split('/tmp/FIXTURE').join(base);
-    const stored = text.trim().split('\n').map((l) => JSON.parse(l) as Entry);
+    const text = readFileSync(new URL(`../fixtures/transcripts/${fixture}.jsonl`, import.meta.url), 'utf8')
+      .split('/tmp/FIXTURE')
+      .join(base);
+    const stored = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Entry);
     const sessionId = stored.find((e) => typeof e.sessionId === 'string')!.sessionId as string;
     const view = views(stored, opts(ws)).entries;
     const appended: SessionStoreEntry[] = [];
@@ -120,10 +139,19 @@ async function resume(fixture: string, opts: (ws: string) => ViewOptions): Promi
       const q = query({
         prompt: 'continue',
         options: {
-          cwd: ws, resume: sessionId, settingSources: [], sessionStore: store, abortController: abort,
+          cwd: ws,
+          resume: sessionId,
+          settingSources: [],
+          sessionStore: store,
+          abortController: abort,
           env: {
-            PATH: process.env.PATH, HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), ANTHROPIC_BASE_URL: url,
-            ANTHROPIC_API_KEY: 'sk-test', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0',
+            PATH: process.env.PATH,
+            HOME: home,
+            CLAUDE_CONFIG_DIR: join(home, '.claude'),
+            ANTHROPIC_BASE_URL: url,
+            ANTHROPIC_API_KEY: 'sk-test',
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+            CLAUDE_CODE_MAX_RETRIES: '0',
           },
         },
       });

@@ -2,8 +2,22 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  views, expire, trim, prune, relink, healOrphans, healUuid, trimReport, emptyReport, spillFileName,
-  INTERRUPT_NOTE, ORPHAN_NOTE, STALE_PREFIX, ARCHIVED_PREFIX, type Entry, type ViewReport,
+  views,
+  expire,
+  trim,
+  prune,
+  relink,
+  healOrphans,
+  healUuid,
+  trimReport,
+  emptyReport,
+  spillFileName,
+  INTERRUPT_NOTE,
+  ORPHAN_NOTE,
+  STALE_PREFIX,
+  ARCHIVED_PREFIX,
+  type Entry,
+  type ViewReport,
 } from '../../src/store/views/index.js';
 
 const FIXTURES = ['denials', 'api-errors', 'interrupted', 'glances', 'orphan-tail', 'orphan-middle'] as const;
@@ -19,15 +33,19 @@ function deepFreeze<T>(v: T): T {
 
 /** A fixture, deep-frozen: any view that mutates its input throws (ESM is strict mode). */
 const load = (name: Fixture): Entry[] =>
-  deepFreeze(readFileSync(new URL(`../fixtures/transcripts/${name}.jsonl`, import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Entry));
+  deepFreeze(
+    readFileSync(new URL(`../fixtures/transcripts/${name}.jsonl`, import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Entry),
+  );
 
 type B = { type: string; id?: string; tool_use_id?: string; content?: unknown; is_error?: boolean; text?: string };
 const blocks = (e: Entry): B[] => {
   const m = e.message as { content?: unknown } | undefined;
   return Array.isArray(m?.content) ? (m.content as B[]) : [];
 };
-const resultOf = (es: readonly Entry[], id: string): B | undefined =>
-  es.flatMap(blocks).find((b) => b.type === 'tool_result' && b.tool_use_id === id);
+const resultOf = (es: readonly Entry[], id: string): B | undefined => es.flatMap(blocks).find((b) => b.type === 'tool_result' && b.tool_use_id === id);
 const useOf = (es: readonly Entry[], id: string): B | undefined => es.flatMap(blocks).find((b) => b.type === 'tool_use' && b.id === id);
 const entryWithResult = (es: readonly Entry[], id: string): Entry | undefined =>
   es.find((e) => blocks(e).some((b) => b.type === 'tool_result' && b.tool_use_id === id));
@@ -54,7 +72,14 @@ function chain(es: readonly Entry[]): string[] {
 // ── expire ───────────────────────────────────────────────────────────────────────────────────
 const GLANCES = ['toolu_g01', 'toolu_g02', 'toolu_g03', 'toolu_g04', 'toolu_g05', 'toolu_g06', 'toolu_g07', 'toolu_g08', 'toolu_g09', 'toolu_g10'];
 
-const EXPIRE_KEEP: Array<[number, number]> = [[0, 10], [1, 9], [6, 4], [9, 1], [10, 0], [20, 0]];
+const EXPIRE_KEEP: Array<[number, number]> = [
+  [0, 10],
+  [1, 9],
+  [6, 4],
+  [9, 1],
+  [10, 0],
+  [20, 0],
+];
 for (const [keepRecent, expired] of EXPIRE_KEEP) {
   test(`expire keeps the newest ${keepRecent} glance results and expires ${expired} older ones`, () => {
     const es = load('glances');
@@ -100,7 +125,11 @@ test('expire cuts the command to its first line, at most 60 characters', () => {
 
 test('expire never touches meta, compact-summary, image or denied results', () => {
   const es = [
-    asst('a1', null, [1, 2, 3, 4].map((n) => ({ type: 'tool_use', id: `t${n}`, name: 'Bash', input: { command: 'ls' } }))),
+    asst(
+      'a1',
+      null,
+      [1, 2, 3, 4].map((n) => ({ type: 'tool_use', id: `t${n}`, name: 'Bash', input: { command: 'ls' } })),
+    ),
     user('u1', 'a1', [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }], { isMeta: true }),
     user('u2', 'u1', [{ type: 'tool_result', tool_use_id: 't2', content: 'x' }], { isCompactSummary: true }),
     user('u3', 'u2', [{ type: 'tool_result', tool_use_id: 't3', content: [{ type: 'image', source: {} }] }]),
@@ -117,25 +146,49 @@ test('expire is idempotent: a second pass expires nothing more', () => {
 });
 
 // ── trim ─────────────────────────────────────────────────────────────────────────────────────
-const TRIM_KEEP: Array<[number, string[]]> = [[20, []], [2, []], [1, ['toolu_big1']], [0, ['toolu_big1', 'toolu_read1']]];
+const TRIM_KEEP: Array<[number, string[]]> = [
+  [20, []],
+  [2, []],
+  [1, ['toolu_big1']],
+  [0, ['toolu_big1', 'toolu_read1']],
+];
 for (const [keepRecent, trimmed] of TRIM_KEEP) {
   test(`trim with keepRecent ${keepRecent} archives ${trimmed.join(', ') || 'nothing'}`, () => {
     const es = load('glances');
     const spilled: string[] = [];
-    const r = trim(es, { keepRecent, spill: (t) => { spilled.push(t); return `.flower/spill/${spillFileName(t)}`; } });
+    const r = trim(es, {
+      keepRecent,
+      spill: (t) => {
+        spilled.push(t);
+        return `.flower/spill/${spillFileName(t)}`;
+      },
+    });
     assert.equal(r.report.trimmed, trimmed.length);
-    assert.deepEqual(spilled, trimmed.map((id) => text(resultOf(es, id))));
+    assert.deepEqual(
+      spilled,
+      trimmed.map((id) => text(resultOf(es, id))),
+    );
     for (const id of trimmed) {
       const full = text(resultOf(es, id));
-      assert.equal(text(resultOf(r.entries, id)), `${ARCHIVED_PREFIX} ${full.length} chars; full text at .flower/spill/${spillFileName(full)} — use Read to see it]`);
+      assert.equal(
+        text(resultOf(r.entries, id)),
+        `${ARCHIVED_PREFIX} ${full.length} chars; full text at .flower/spill/${spillFileName(full)} — use Read to see it]`,
+      );
     }
   });
 }
 
-const TRIM_SIZES: Array<[number, boolean]> = [[1999, false], [2000, true], [2001, true]];
+const TRIM_SIZES: Array<[number, boolean]> = [
+  [1999, false],
+  [2000, true],
+  [2001, true],
+];
 for (const [size, trimmed] of TRIM_SIZES) {
   test(`trim ${trimmed ? 'archives' : 'keeps'} a ${size}-char result (min 2000)`, () => {
-    const es = [asst('a', null, [{ type: 'tool_use', id: 't', name: 'Read', input: {} }]), user('u', 'a', [{ type: 'tool_result', tool_use_id: 't', content: 'y'.repeat(size) }])];
+    const es = [
+      asst('a', null, [{ type: 'tool_use', id: 't', name: 'Read', input: {} }]),
+      user('u', 'a', [{ type: 'tool_result', tool_use_id: 't', content: 'y'.repeat(size) }]),
+    ];
     assert.equal(trim(es, { keepRecent: 0, spill: () => 'p' }).report.trimmed, trimmed ? 1 : 0);
   });
 }
@@ -143,7 +196,16 @@ for (const [size, trimmed] of TRIM_SIZES) {
 test('trim never rewrites images, documents, meta or compact summaries, and reads text arrays', () => {
   const big = 'z'.repeat(3000);
   const es = [
-    user('u1', null, [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: big }, { type: 'image', source: {} }] }]),
+    user('u1', null, [
+      {
+        type: 'tool_result',
+        tool_use_id: 't1',
+        content: [
+          { type: 'text', text: big },
+          { type: 'image', source: {} },
+        ],
+      },
+    ]),
     user('u2', 'u1', [{ type: 'tool_result', tool_use_id: 't2', content: [{ type: 'document', source: {} }] }]),
     user('u3', 'u2', [{ type: 'tool_result', tool_use_id: 't3', content: big }], { isMeta: true }),
     user('u4', 'u3', [{ type: 'tool_result', tool_use_id: 't4', content: big }], { isCompactSummary: true }),
@@ -158,7 +220,14 @@ test('trim never rewrites images, documents, meta or compact summaries, and read
 test('a spill writer that throws leaves that result whole instead of failing the resume', () => {
   let calls = 0;
   const es = load('glances');
-  const r = trim(es, { keepRecent: 0, spill: (t) => { calls++; if (t.startsWith('line 0000 of')) throw new Error('ENOSPC'); return 'p'; } });
+  const r = trim(es, {
+    keepRecent: 0,
+    spill: (t) => {
+      calls++;
+      if (t.startsWith('line 0000 of')) throw new Error('ENOSPC');
+      return 'p';
+    },
+  });
   assert.equal(calls, 2);
   assert.equal(r.report.trimmed, 1);
   assert.deepEqual(resultOf(r.entries, 'toolu_big1'), resultOf(es, 'toolu_big1'));
@@ -167,7 +236,12 @@ test('a spill writer that throws leaves that result whole instead of failing the
 
 // ── prune: denials ───────────────────────────────────────────────────────────────────────────
 const DENIALS = ['toolu_deny_01', 'toolu_deny_02', 'toolu_deny_03'];
-const KEEP_DENIALS: Array<[number, string[]]> = [[0, []], [1, ['toolu_deny_03']], [2, ['toolu_deny_02', 'toolu_deny_03']], [5, DENIALS]];
+const KEEP_DENIALS: Array<[number, string[]]> = [
+  [0, []],
+  [1, ['toolu_deny_03']],
+  [2, ['toolu_deny_02', 'toolu_deny_03']],
+  [5, DENIALS],
+];
 for (const [keepDenials, kept] of KEEP_DENIALS) {
   test(`keepDenials ${keepDenials} leaves ${kept.length} denied call(s), each with its pair, and the chain intact`, () => {
     const es = load('denials');
@@ -180,16 +254,30 @@ for (const [keepDenials, kept] of KEEP_DENIALS) {
     assert.ok(useOf(r.entries, 'toolu_ok_01') && resultOf(r.entries, 'toolu_ok_01'), 'the allowed call survives');
     const c = chain(r.entries);
     assert.equal(r.entries.find((e) => e.uuid === c[c.length - 1])?.type, 'user', 'the chain reaches the first prompt');
-    assert.ok(r.entries.some((e) => blocks(e).some((b) => b.text === 'Let me look around first.')), 'the preamble text survives');
+    assert.ok(
+      r.entries.some((e) => blocks(e).some((b) => b.text === 'Let me look around first.')),
+      'the preamble text survives',
+    );
   });
 }
 
 test('a denial that shares its message with an allowed call loses only its own blocks and toolUseResult', () => {
   const es = [
     user('p', null, [{ type: 'text', text: 'go' }]),
-    asst('a1', 'p', [{ type: 'text', text: 'two calls' }, { type: 'tool_use', id: 'd1', name: 'Bash', input: { command: 'rm x' } }, { type: 'tool_use', id: 'ok', name: 'Bash', input: { command: 'ls' } }]),
-    user('u1', 'a1', [{ type: 'tool_result', tool_use_id: 'd1', content: 'Denied', is_error: true }, { type: 'tool_result', tool_use_id: 'ok', content: 'f' }],
-      { toolDenialKind: 'permission-rule', toolUseResult: 'Error: Denied' }),
+    asst('a1', 'p', [
+      { type: 'text', text: 'two calls' },
+      { type: 'tool_use', id: 'd1', name: 'Bash', input: { command: 'rm x' } },
+      { type: 'tool_use', id: 'ok', name: 'Bash', input: { command: 'ls' } },
+    ]),
+    user(
+      'u1',
+      'a1',
+      [
+        { type: 'tool_result', tool_use_id: 'd1', content: 'Denied', is_error: true },
+        { type: 'tool_result', tool_use_id: 'ok', content: 'f' },
+      ],
+      { toolDenialKind: 'permission-rule', toolUseResult: 'Error: Denied' },
+    ),
     asst('a2', 'u1', [{ type: 'tool_use', id: 'd2', name: 'Bash', input: { command: 'rm y' } }]),
     user('u2', 'a2', [{ type: 'tool_result', tool_use_id: 'd2', content: 'Denied', is_error: true }], { permissionDecision: { decision: 'reject' } }),
     asst('a3', 'u2', [{ type: 'text', text: 'done' }]),
@@ -197,9 +285,15 @@ test('a denial that shares its message with an allowed call loses only its own b
   deepFreeze(es);
   const r = prune(es, { keepDenials: 1 });
   const a1 = r.entries.find((e) => e.uuid === 'a1')!;
-  assert.deepEqual(blocks(a1).map((b) => b.id ?? b.text), ['two calls', 'ok']);
+  assert.deepEqual(
+    blocks(a1).map((b) => b.id ?? b.text),
+    ['two calls', 'ok'],
+  );
   const u1 = r.entries.find((e) => e.uuid === 'u1')!;
-  assert.deepEqual(blocks(u1).map((b) => b.tool_use_id), ['ok']);
+  assert.deepEqual(
+    blocks(u1).map((b) => b.tool_use_id),
+    ['ok'],
+  );
   assert.equal('toolUseResult' in u1, false);
   assert.ok(useOf(r.entries, 'd2') && resultOf(r.entries, 'd2'), 'the newest denial is kept');
 });
@@ -207,8 +301,11 @@ test('a denial that shares its message with an allowed call loses only its own b
 test('a rejection before the run (interrupt deny) is a denial, not an interruption', () => {
   const es = [
     asst('a1', null, [{ type: 'tool_use', id: 'd1', name: 'Bash', input: { command: 'x' } }]),
-    user('u1', 'a1', [{ type: 'tool_result', tool_use_id: 'd1', content: "The user doesn't want to proceed with this tool use.", is_error: true }],
-      { toolUseResult: 'User rejected tool use', toolDenialKind: 'user-rejected', toolDenialBeforeRun: true }),
+    user('u1', 'a1', [{ type: 'tool_result', tool_use_id: 'd1', content: "The user doesn't want to proceed with this tool use.", is_error: true }], {
+      toolUseResult: 'User rejected tool use',
+      toolDenialKind: 'user-rejected',
+      toolDenialBeforeRun: true,
+    }),
   ];
   const r = prune(es, { keepDenials: 0 });
   assert.equal(r.report.denials, 1);
@@ -232,9 +329,19 @@ test('api errors are dropped: the synthetic assistant and the system/api_error r
 });
 
 test('a <synthetic> model marks an api error even without isApiErrorMessage', () => {
-  const es = [user('p', null, [{ type: 'text', text: 'q' }]), asst('s', 'p', [{ type: 'text', text: 'x' }], { message: { role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'x' }] } }), user('q', 's', [{ type: 'text', text: 'again' }])];
+  const es = [
+    user('p', null, [{ type: 'text', text: 'q' }]),
+    asst('s', 'p', [{ type: 'text', text: 'x' }], { message: { role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'x' }] } }),
+    user('q', 's', [{ type: 'text', text: 'again' }]),
+  ];
   const r = prune(es);
-  assert.deepEqual(r.entries.map((e) => [e.uuid, e.parentUuid]), [['p', null], ['q', 'p']]);
+  assert.deepEqual(
+    r.entries.map((e) => [e.uuid, e.parentUuid]),
+    [
+      ['p', null],
+      ['q', 'p'],
+    ],
+  );
 });
 
 test('dropApiErrors false keeps them', () => {
@@ -252,7 +359,10 @@ test('a tool killed while running gets a neutral note, is_error false, and loses
   assert.equal(b.content, INTERRUPT_NOTE);
   assert.equal(b.is_error, false);
   assert.equal('toolUseResult' in entryWithResult(r.entries, 'toolu_sleep_01')!, false);
-  assert.ok(r.entries.some((e) => e.isAbortedMidStream === true), 'the partial answer stays: it is real output');
+  assert.ok(
+    r.entries.some((e) => e.isAbortedMidStream === true),
+    'the partial answer stays: it is real output',
+  );
   assert.equal(r.entries.length, es.length);
   chain(r.entries);
 });
@@ -264,7 +374,10 @@ const INTERRUPT_TEXTS: Array<[string, string, boolean]> = [
 ];
 for (const [what, content, neutralised] of INTERRUPT_TEXTS) {
   test(`neutralizeInterrupts ${neutralised ? 'rewrites' : 'keeps'} ${what}`, () => {
-    const es = [asst('a', null, [{ type: 'tool_use', id: 't', name: 'Bash', input: { command: 'make' } }]), user('u', 'a', [{ type: 'tool_result', tool_use_id: 't', content, is_error: true }])];
+    const es = [
+      asst('a', null, [{ type: 'tool_use', id: 't', name: 'Bash', input: { command: 'make' } }]),
+      user('u', 'a', [{ type: 'tool_result', tool_use_id: 't', content, is_error: true }]),
+    ];
     const r = prune(es);
     assert.equal(text(resultOf(r.entries, 't')) === INTERRUPT_NOTE, neutralised);
     assert.equal(prune(es, { neutralizeInterrupts: false }).report.interrupts, 0);
@@ -309,15 +422,29 @@ test('healing re-points every child of the assistant, not just the first', () =>
   ];
   const r = prune(deepFreeze(es));
   const h = healUuid(['x']);
-  assert.deepEqual(r.entries.map((e) => e.uuid ?? e.leafUuid), ['p', 'a', h, 'c1', 'c2', h]);
-  assert.deepEqual(r.entries.map((e) => e.parentUuid), [null, 'p', 'a', h, h, undefined]);
+  assert.deepEqual(
+    r.entries.map((e) => e.uuid ?? e.leafUuid),
+    ['p', 'a', h, 'c1', 'c2', h],
+  );
+  assert.deepEqual(
+    r.entries.map((e) => e.parentUuid),
+    [null, 'p', 'a', h, h, undefined],
+  );
 });
 
 test('one heal entry answers every orphan of an assistant; nothing is added when none exist', () => {
-  const es = [asst('a', null, [{ type: 'tool_use', id: 'x', name: 'Bash', input: {} }, { type: 'tool_use', id: 'y', name: 'Read', input: {} }])];
+  const es = [
+    asst('a', null, [
+      { type: 'tool_use', id: 'x', name: 'Bash', input: {} },
+      { type: 'tool_use', id: 'y', name: 'Read', input: {} },
+    ]),
+  ];
   const h = healOrphans(es);
   assert.equal(h.healed, 2);
-  assert.deepEqual(blocks(h.entries[1]!).map((b) => b.tool_use_id), ['x', 'y']);
+  assert.deepEqual(
+    blocks(h.entries[1]!).map((b) => b.tool_use_id),
+    ['x', 'y'],
+  );
   assert.equal(h.entries[1]!.uuid, healUuid(['x', 'y']));
   assert.equal(healOrphans(load('glances')).entries.length, load('glances').length);
   assert.equal(prune(es, { healOrphans: false }).entries.length, 1);
@@ -326,26 +453,81 @@ test('one heal entry answers every orphan of an assistant; nothing is added when
 // ── relink ───────────────────────────────────────────────────────────────────────────────────
 const line = (...ids: string[]): Entry[] => ids.map((id, k) => ({ type: 'user', uuid: id, parentUuid: k === 0 ? null : ids[k - 1]! }));
 const RELINK: Array<[string, Entry[], string[], Array<[string, string | null]>]> = [
-  ['dropping a middle entry joins its neighbours', line('a', 'b', 'c', 'd'), ['b'], [['a', null], ['c', 'a'], ['d', 'c']]],
-  ['dropping a run of entries skips all of them', line('a', 'b', 'c', 'd'), ['b', 'c'], [['a', null], ['d', 'a']]],
-  ['dropping the root makes the next entry a root', line('a', 'b', 'c'), ['a'], [['b', null], ['c', 'b']]],
-  ['dropping the leaf leaves the rest alone', line('a', 'b', 'c'), ['c'], [['a', null], ['b', 'a']]],
-  ['dropping nothing changes nothing', line('a', 'b'), [], [['a', null], ['b', 'a']]],
-  ['a cycle among dropped entries keeps the original pointer', [
-    { type: 'user', uuid: 'x', parentUuid: 'y' }, { type: 'user', uuid: 'y', parentUuid: 'x' }, { type: 'user', uuid: 'z', parentUuid: 'x' },
-  ], ['x', 'y'], [['z', 'x']]],
+  [
+    'dropping a middle entry joins its neighbours',
+    line('a', 'b', 'c', 'd'),
+    ['b'],
+    [
+      ['a', null],
+      ['c', 'a'],
+      ['d', 'c'],
+    ],
+  ],
+  [
+    'dropping a run of entries skips all of them',
+    line('a', 'b', 'c', 'd'),
+    ['b', 'c'],
+    [
+      ['a', null],
+      ['d', 'a'],
+    ],
+  ],
+  [
+    'dropping the root makes the next entry a root',
+    line('a', 'b', 'c'),
+    ['a'],
+    [
+      ['b', null],
+      ['c', 'b'],
+    ],
+  ],
+  [
+    'dropping the leaf leaves the rest alone',
+    line('a', 'b', 'c'),
+    ['c'],
+    [
+      ['a', null],
+      ['b', 'a'],
+    ],
+  ],
+  [
+    'dropping nothing changes nothing',
+    line('a', 'b'),
+    [],
+    [
+      ['a', null],
+      ['b', 'a'],
+    ],
+  ],
+  [
+    'a cycle among dropped entries keeps the original pointer',
+    [
+      { type: 'user', uuid: 'x', parentUuid: 'y' },
+      { type: 'user', uuid: 'y', parentUuid: 'x' },
+      { type: 'user', uuid: 'z', parentUuid: 'x' },
+    ],
+    ['x', 'y'],
+    [['z', 'x']],
+  ],
 ];
 for (const [behaviour, es, drop, want] of RELINK) {
   test(`relink: ${behaviour}`, () => {
     const out = relink(deepFreeze(es), new Set(drop), { bridgeDangling: false });
-    assert.deepEqual(out.map((e) => [e.uuid, e.parentUuid]), want);
+    assert.deepEqual(
+      out.map((e) => [e.uuid, e.parentUuid]),
+      want,
+    );
   });
 }
 
 test('relink on the full list fixes what filtering first would break (the Python incident)', () => {
   const es = line('a', 'b', 'c', 'd');
   const filteredFirst = es.filter((e) => e.uuid !== 'b');
-  assert.equal(relink(filteredFirst, new Set(['b']), { bridgeDangling: false }).find((e) => e.uuid === 'c')!.parentUuid, 'b', 'filtering first leaves c dangling');
+  assert.equal(
+    relink(filteredFirst, new Set(['b']), { bridgeDangling: false }).find((e) => e.uuid === 'c')!.parentUuid,
+    'b',
+    'filtering first leaves c dangling',
+  );
   assert.equal(relink(es, new Set(['b'])).find((e) => e.uuid === 'c')!.parentUuid, 'a');
 });
 
@@ -362,7 +544,12 @@ for (const name of FIXTURES) {
     const r = views(es, { trim: { keepRecent: 1, spill: (t) => `.flower/spill/${spillFileName(t)}` } });
     assert.equal(JSON.stringify(es), before);
     chain(r.entries);
-    const answered = new Set(r.entries.flatMap(blocks).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id));
+    const answered = new Set(
+      r.entries
+        .flatMap(blocks)
+        .filter((b) => b.type === 'tool_result')
+        .map((b) => b.tool_use_id),
+    );
     for (const b of r.entries.flatMap(blocks)) if (b.type === 'tool_use') assert.ok(answered.has(b.id), `${b.id} unanswered`);
     assert.ok(!JSON.stringify(r.entries).includes('API Error'));
     const again = views(r.entries, { trim: { keepRecent: 1, spill: () => assert.fail('nothing left to spill') } });
@@ -439,7 +626,20 @@ for (const [r, want] of REPORT_LINES) {
 
 // ── builders ─────────────────────────────────────────────────────────────────────────────────
 function asst(uuid: string, parentUuid: string | null, content: unknown[], extra: Record<string, unknown> = {}): Entry {
-  return { type: 'assistant', uuid, parentUuid, sessionId: 's', cwd: '/w', version: '2.1.332', gitBranch: 'HEAD', isSidechain: false, userType: 'external', entrypoint: 'sdk-ts', message: { role: 'assistant', model: 'm', content }, ...extra };
+  return {
+    type: 'assistant',
+    uuid,
+    parentUuid,
+    sessionId: 's',
+    cwd: '/w',
+    version: '2.1.332',
+    gitBranch: 'HEAD',
+    isSidechain: false,
+    userType: 'external',
+    entrypoint: 'sdk-ts',
+    message: { role: 'assistant', model: 'm', content },
+    ...extra,
+  };
 }
 function user(uuid: string, parentUuid: string | null, content: unknown[], extra: Record<string, unknown> = {}): Entry {
   return { type: 'user', uuid, parentUuid, message: { role: 'user', content }, ...extra };

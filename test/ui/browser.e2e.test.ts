@@ -16,7 +16,9 @@ import { copyRuns, firstFlow, wakeFlow, type FlowRun } from './fixture.js';
 
 const CHROMIUM = [process.env.FLOWER_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((f): f is string => !!f && fs.existsSync(f));
 if (!CHROMIUM) {
-  process.stderr.write('\n########## SKIPPED: the browser tests of `flower ui` — no Chromium at /usr/bin/chromium (apt-get install -y chromium, or set FLOWER_CHROMIUM) ##########\n\n');
+  process.stderr.write(
+    '\n########## SKIPPED: the browser tests of `flower ui` — no Chromium at /usr/bin/chromium (apt-get install -y chromium, or set FLOWER_CHROMIUM) ##########\n\n',
+  );
 }
 const SHOTS = path.join(ROOT, 'test-artifacts', 'ui');
 
@@ -29,10 +31,15 @@ const servers: Array<{ kill: () => void; done: Promise<unknown> }> = [];
 
 /** `flower ui -r DIR --port 0`; resolves to the URL it prints first. */
 async function serve(runDir: string): Promise<string> {
-  const { child, done } = startCli(['ui', '-r', runDir, '--port', '0'], { cwd: path.dirname(runDir), env: { PATH: process.env.PATH ?? '', HOME: p.home, FLOWER_LANG: 'zh' } });
+  const { child, done } = startCli(['ui', '-r', runDir, '--port', '0'], {
+    cwd: path.dirname(runDir),
+    env: { PATH: process.env.PATH ?? '', HOME: p.home, FLOWER_LANG: 'zh' },
+  });
   servers.push({ kill: () => child.kill('SIGTERM'), done });
   let out = '';
-  child.stdout!.on('data', (c: string) => { out += c; });
+  child.stdout!.on('data', (c: string) => {
+    out += c;
+  });
   await until('the ui URL on stdout', () => out.includes('\n'), 30_000);
   const url = out.split('\n')[0]!;
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
@@ -52,7 +59,16 @@ before(async () => {
   browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1200, height: 900 },
   });
 });
@@ -67,7 +83,9 @@ after(async () => {
 
 const runIds = (runs: string) => [...new Set(readJson<Array<{ run: string }>>(path.join(runs, 'manifest.json')).map((r) => r.run))];
 
-test('the landing page shows the run, its steps, the verdict, costs and the work step\'s context curve; a second run appears by itself', { skip: !CHROMIUM }, async () => {
+test("the landing page shows the run, its steps, the verdict, costs and the work step's context curve; a second run appears by itself", {
+  skip: !CHROMIUM,
+}, async () => {
   const url = await serve(p.runs);
   const page = await browser.newPage();
   const res = await page.goto(url);
@@ -109,9 +127,9 @@ test('a session page: figures, the curve, subagents and the transcript; an unkno
   await page.locator('tr.step[data-step="干活"] a.session').first().click();
   await page.locator('table.figures').waitFor();
   assert.match(await page.locator('td.cache-hit').innerText(), /%$/);
-  assert.ok(await page.locator('svg[role="img"][aria-label*="context"] circle').count() >= first.workCalls);
-  assert.ok(await page.locator('ol.transcript li.entry').count() > 0);
-  assert.ok(await page.locator('p.subagents a').count() >= 1);
+  assert.ok((await page.locator('svg[role="img"][aria-label*="context"] circle').count()) >= first.workCalls);
+  assert.ok((await page.locator('ol.transcript li.entry').count()) > 0);
+  assert.ok((await page.locator('p.subagents a').count()) >= 1);
   await shot(page, 'session');
 
   const base = url.replace(/\?token=.*$/, '');

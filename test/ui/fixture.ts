@@ -29,7 +29,9 @@ async function flow(sim: Sim, p: Project, sentence: string, items: ReturnType<ty
   const before = coordinatorCalls(sim);
   sim.enqueue(items);
   const r = await cli([sentence, '--timeout', '0', '--judge-can-run', '--rounds', '2', '-w', p.ws, '-r', p.runs], {
-    cwd: p.dir, env: testEnv(p, sim.url, { FLOWER_LANG: 'zh' }), timeoutMs: 180_000,
+    cwd: p.dir,
+    env: testEnv(p, sim.url, { FLOWER_LANG: 'zh' }),
+    timeoutMs: 180_000,
   });
   if (r.code !== 0) throw new Error(`the scripted flow failed (${r.code}): ${r.stderr}\n${r.stdout}`);
   return { ...r, workCalls: coordinatorCalls(sim) - before };

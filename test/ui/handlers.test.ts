@@ -24,9 +24,15 @@ before(async () => {
   sim = await startSim({ port: 0, onUnexpected: 'error' });
   ({ p, run } = await firstFlow(sim, 'ui-handlers'));
 });
-after(async () => { await sim.close(); });
+after(async () => {
+  await sim.close();
+});
 
-interface Row { run: string; step: string; session_id: string }
+interface Row {
+  run: string;
+  step: string;
+  session_id: string;
+}
 const rows = (dir: string) => readJson<Row[]>(path.join(dir, 'manifest.json'));
 
 /** The svg drawn for one step (its aria-label names the step). */
@@ -50,14 +56,14 @@ test('every request needs the token: 401 without, 403 with a wrong one — stati
   assert.equal((await handle(a, 'POST', `/?token=${TOKEN}`)).status, 405, 'read-only');
 });
 
-test('the landing page shows the run, its steps, the verdict with evidence, costs and the work step\'s context curve', async () => {
+test("the landing page shows the run, its steps, the verdict with evidence, costs and the work step's context curve", async () => {
   const r = await get(app(p.runs), `/?token=${TOKEN}`);
   assert.equal(r.status, 200);
   const html = r.body;
   const id = rows(p.runs)[0]!.run;
   assert.match(html, new RegExp(`<span class="run-id">${id}</span>`));
   for (const step of ['确认需求', '设定目标', '干活', '干活·判定#1']) assert.ok(html.includes(`data-step="${step}"`), step);
-  assert.match(html, /verdict: achieved (\d+)\/\1</, "all checks passed, counted");
+  assert.match(html, /verdict: achieved (\d+)\/\1</, 'all checks passed, counted');
   assert.match(html, /class="evidence">— node md2html\.mjs sample\.md 输出/, 'per-check evidence from the judge');
   assert.match(html, /class="run-cost">\$\d+\.\d\d/);
   const svg = curveOf(html, '干活');
@@ -107,7 +113,11 @@ test('damaged files show a banner naming the file, never a blank page or a stack
     fs.writeFileSync(path.join(dir, file), content);
     const r = await get(app(dir), `/?token=${TOKEN}`);
     assert.equal(r.status, 200, `${file} ${why}`);
-    assert.match(r.body, new RegExp(`<div class="banner" role="alert"><strong>Cannot read <code class="file">[^<]*${file.replace('.', '\\.')}</code>`), `${file} ${why}`);
+    assert.match(
+      r.body,
+      new RegExp(`<div class="banner" role="alert"><strong>Cannot read <code class="file">[^<]*${file.replace('.', '\\.')}</code>`),
+      `${file} ${why}`,
+    );
     assert.doesNotMatch(r.body, /\n\s+at .*\(.*:\d+:\d+\)/, 'no stack trace');
     assert.equal(fs.readFileSync(path.join(dir, file)).toString(), content.toString(), 'the damaged file is left as it was');
   }
@@ -126,7 +136,14 @@ test('damaged files show a banner naming the file, never a blank page or a stack
 test('text from files and transcripts is escaped and stripped of terminal escapes', async () => {
   const dir = copyRuns(p.runs, 'hostile');
   const rs = rows(p.runs) as unknown as Array<Record<string, unknown>>;
-  rs.push({ ...rs[0]!, run: '<img src=x onerror=alert(1)>', step: '\u001b[31m<script>alert(1)</script>\u001b[0m', ok: false, error: 'boom \u001b]0;title\u0007<b>x</b>', text: '' });
+  rs.push({
+    ...rs[0]!,
+    run: '<img src=x onerror=alert(1)>',
+    step: '\u001b[31m<script>alert(1)</script>\u001b[0m',
+    ok: false,
+    error: 'boom \u001b]0;title\u0007<b>x</b>',
+    text: '',
+  });
   fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(rs));
   const r = await get(app(dir), `/?token=${TOKEN}`);
   assert.equal(r.status, 200);
@@ -140,12 +157,46 @@ test('a huge transcript is paged: 200 entries a page, with links to the rest', a
   const q = project('ui-paging');
   const sid = '11111111-2222-3333-4444-555555555555';
   const store = new SqliteSessionStore(path.join(q.runs, 'sessions.db'));
-  const entries = Array.from({ length: 1000 }, (_, k) => k % 2
-    ? { type: 'assistant', uuid: `a${k}`, timestamp: new Date(1_800_000_000_000 + k).toISOString(), message: { id: `m${k}`, model: 'm', content: [{ type: 'text', text: `reply ${k}` }], usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 1000 + k } } }
-    : { type: 'user', uuid: `u${k}`, message: { role: 'user', content: `ask ${k}` } });
+  const entries = Array.from({ length: 1000 }, (_, k) =>
+    k % 2
+      ? {
+          type: 'assistant',
+          uuid: `a${k}`,
+          timestamp: new Date(1_800_000_000_000 + k).toISOString(),
+          message: {
+            id: `m${k}`,
+            model: 'm',
+            content: [{ type: 'text', text: `reply ${k}` }],
+            usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 1000 + k },
+          },
+        }
+      : { type: 'user', uuid: `u${k}`, message: { role: 'user', content: `ask ${k}` } },
+  );
   store.appendSync({ projectKey: 'p', sessionId: sid }, entries);
   store.close();
-  fs.writeFileSync(path.join(q.runs, 'manifest.json'), JSON.stringify([{ run: 'r1', step: '干活', session_id: sid, ok: true, cost_usd: 1, num_turns: 500, text: '', error: null, started_at: new Date(1_700_000_000_000).toISOString(), ended_at: new Date(1_900_000_000_000).toISOString(), attempts: 1, errors: [], resumed: false, retired: [], context: 0, duration_s: 1 }]));
+  fs.writeFileSync(
+    path.join(q.runs, 'manifest.json'),
+    JSON.stringify([
+      {
+        run: 'r1',
+        step: '干活',
+        session_id: sid,
+        ok: true,
+        cost_usd: 1,
+        num_turns: 500,
+        text: '',
+        error: null,
+        started_at: new Date(1_700_000_000_000).toISOString(),
+        ended_at: new Date(1_900_000_000_000).toISOString(),
+        attempts: 1,
+        errors: [],
+        resumed: false,
+        retired: [],
+        context: 0,
+        duration_s: 1,
+      },
+    ]),
+  );
   const a = app(q.runs);
   const first = await get(a, `/session/${sid}?token=${TOKEN}`);
   assert.equal((first.body.match(/<li class="entry/g) ?? []).length, 200);
@@ -170,7 +221,14 @@ test('the ui never writes to the run dir: not after a finished run, not while a 
   const fp0 = (await get(a, `/api/fingerprint?token=${TOKEN}`)).body;
   const w = new SqliteSessionStore(path.join(dir, 'sessions.db'));
   const key = { projectKey: 'live', sessionId: work.session_id };
-  w.appendSync(key, [{ type: 'assistant', uuid: 'x1', timestamp: new Date().toISOString(), message: { id: 'live-1', model: 'm', content: [], usage: { input_tokens: 1, cache_creation_input_tokens: 2, cache_read_input_tokens: 3 } } }]);
+  w.appendSync(key, [
+    {
+      type: 'assistant',
+      uuid: 'x1',
+      timestamp: new Date().toISOString(),
+      message: { id: 'live-1', model: 'm', content: [], usage: { input_tokens: 1, cache_creation_input_tokens: 2, cache_read_input_tokens: 3 } },
+    },
+  ]);
   const s = await get(a, `/session/${work.session_id}?token=${TOKEN}`);
   assert.equal(s.status, 200);
   assert.notEqual((await get(a, `/api/fingerprint?token=${TOKEN}`)).body, fp0, 'a write changes the fingerprint the page polls');
@@ -188,7 +246,7 @@ test('without -r the run dir is found upward, like git; with none anywhere it is
   assert.equal(findRunDir(lonely.ws), path.join(lonely.ws, 'runs'));
 });
 
-test('a handoff: the row\'s retired sessions lead to its current one, and the step\'s handoff note is rendered', async () => {
+test("a handoff: the row's retired sessions lead to its current one, and the step's handoff note is rendered", async () => {
   const dir = copyRuns(p.runs, 'handoff');
   const rs = rows(p.runs) as unknown as Array<Record<string, unknown>>;
   const work = rs.find((x) => x.step === '干活')!;
@@ -201,29 +259,40 @@ test('a handoff: the row\'s retired sessions lead to its current one, and the st
   fs.writeFileSync(path.join(notes, '交接-干活.md'), '# 交接书(干活)\n\n## 现在在做什么\n写 <md2html>\n\n## 下一步\n跑测试\n');
   try {
     const r = await get(app(dir), `/?token=${TOKEN}`);
-    assert.match(r.body, new RegExp(`handoff generations: <a [^>]*><code>${String(judge.session_id).slice(0, 8)}</code></a> → <a [^>]*><code>${String(work.session_id).slice(0, 8)}</code></a>`));
+    assert.match(
+      r.body,
+      new RegExp(
+        `handoff generations: <a [^>]*><code>${String(judge.session_id).slice(0, 8)}</code></a> → <a [^>]*><code>${String(work.session_id).slice(0, 8)}</code></a>`,
+      ),
+    );
     assert.match(r.body, /<h4>现在在做什么<\/h4><pre>写 &lt;md2html&gt;<\/pre>/);
     assert.match(r.body, /<h4>下一步<\/h4><pre>跑测试<\/pre>/);
     const svg = curveOf(r.body, '干活');
     assert.equal((svg.match(/<line class="handoff"/g) ?? []).length, 1, 'one handoff drawn');
-    assert.ok((svg.match(/<circle /g) ?? []).length > run.workCalls, 'both generations\' calls are on the curve');
+    assert.ok((svg.match(/<circle /g) ?? []).length > run.workCalls, "both generations' calls are on the curve");
     assert.match(svg, /aria-label="[^"]*2 sessions \(handoff generations\)/);
   } finally {
     fs.rmSync(path.join(notes, '交接-干活.md'));
   }
 });
 
-test('a row without an end is running only in the newest run and only while the run lock\'s holder lives', async () => {
+test("a row without an end is running only in the newest run and only while the run lock's holder lives", async () => {
   const dir = copyRuns(p.runs, 'stopped');
   const rs = rows(p.runs) as unknown as Array<Record<string, unknown>>;
   const open = (run: string, started: string) => ({ ...rs[2]!, run, started_at: started, ended_at: null, ok: false, duration_s: 0 });
-  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify([open('old-run', '2020-01-01T00:00:00.000Z'), ...rs, open('new-run', '2100-01-01T00:00:00.000Z')]));
+  fs.writeFileSync(
+    path.join(dir, 'manifest.json'),
+    JSON.stringify([open('old-run', '2020-01-01T00:00:00.000Z'), ...rs, open('new-run', '2100-01-01T00:00:00.000Z')]),
+  );
   const status = (html: string, run: string) => new RegExp(`data-run="${run}"[\\s\\S]*?<td class="status">(\\w+)`).exec(html)?.[1];
   let r = await get(app(dir), `/?token=${TOKEN}`);
   assert.equal(status(r.body, 'old-run'), 'stopped', 'an older run cannot still be running');
   assert.equal(status(r.body, 'new-run'), 'running', 'no lock file: the newest run may be running');
   // a lock whose holder is gone: the newest run was stopped
-  fs.writeFileSync(path.join(dir, 'run.lock'), JSON.stringify({ pid: 999_999_999, startedAt: null, host: (await import('node:os')).hostname(), since: new Date().toISOString() }));
+  fs.writeFileSync(
+    path.join(dir, 'run.lock'),
+    JSON.stringify({ pid: 999_999_999, startedAt: null, host: (await import('node:os')).hostname(), since: new Date().toISOString() }),
+  );
   r = await get(app(dir), `/?token=${TOKEN}`);
   assert.equal(status(r.body, 'new-run'), 'stopped');
   assert.ok(fs.existsSync(path.join(dir, 'run.lock')), 'the ui does not take over or remove a stale lock');

@@ -64,7 +64,7 @@ describe('flower ui reads a PostgreSQL store', { skip: PG_SKIP }, () => {
     await dropDatabases();
   });
 
-  test('the landing page lists the run, its steps, $ costs and the work step\'s context curve from PostgreSQL', async () => {
+  test("the landing page lists the run, its steps, $ costs and the work step's context curve from PostgreSQL", async () => {
     const r = await get(appOf(pgSource), `/?token=${TOKEN}`);
     assert.equal(r.status, 200);
     const html = r.body;
@@ -72,14 +72,14 @@ describe('flower ui reads a PostgreSQL store', { skip: PG_SKIP }, () => {
     assert.match(html, new RegExp(`<span class="run-id">${rows[0]!.run}</span>`));
     for (const step of ['确认需求', '设定目标', '干活', '干活·判定#1']) assert.ok(html.includes(`data-step="${step}"`), step);
     assert.match(html, /class="run-cost">\$\d+\.\d\d/);
-    assert.match(html, /verdict: achieved (\d+)\/\1</, 'the judge\'s verdict, read from its transcript in PostgreSQL');
+    assert.match(html, /verdict: achieved (\d+)\/\1</, "the judge's verdict, read from its transcript in PostgreSQL");
     const svg = /<svg[^>]*role="img"[^>]*aria-label="context curve of 干活:[^"]*"[\s\S]*?<\/svg>/.exec(html);
     assert.ok(svg, 'an svg[role=img] whose aria-label names the context curve');
     assert.ok(run.workCalls >= 2);
     assert.equal((svg[0].match(/<circle /g) ?? []).length, run.workCalls, 'one circle per model call of the work step (counted by the scripted model)');
     assert.match(html, /需求\.md/, 'the notes, from the workspace');
     assert.ok(html.includes(`(project ${PROJECT})`), 'the heading names the store and project');
-    assert.ok(!html.includes(p.runs), 'nothing is shown from the run dir\'s files');
+    assert.ok(!html.includes(p.runs), "nothing is shown from the run dir's files");
     assert.doesNotMatch(html, /class="banner"/, 'no problem banner');
   });
 
@@ -126,7 +126,10 @@ describe('flower ui reads a PostgreSQL store', { skip: PG_SKIP }, () => {
     await pgSource.poll();
     assert.notEqual(await fp(), before, 'the digest the page polls changed');
     const runs = JSON.parse((await get(a, `/api/runs?token=${TOKEN}`)).body) as { runs: Array<{ run: string }> };
-    assert.ok(runs.runs.some((r) => r.run === extra.run), 'the new run is listed');
+    assert.ok(
+      runs.runs.some((r) => r.run === extra.run),
+      'the new run is listed',
+    );
   });
 
   test('a session growing in PostgreSQL changes the live fingerprint and its calls are read again', async () => {
@@ -139,10 +142,18 @@ describe('flower ui reads a PostgreSQL store', { skip: PG_SKIP }, () => {
     const calls = (await pgSource.sessions.calls(sid)).length;
     const store = await new PostgresSessionStore(url).open();
     try {
-      await store.appendNow({ projectKey: projectDirName(PROJECT), sessionId: sid }, [{
-        type: 'assistant', uuid: 'late-call-1', timestamp: new Date().toISOString(),
-        message: { id: 'msg_late_1', model: 'claude-x', usage: { input_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 900, output_tokens: 3 } },
-      }]);
+      await store.appendNow({ projectKey: projectDirName(PROJECT), sessionId: sid }, [
+        {
+          type: 'assistant',
+          uuid: 'late-call-1',
+          timestamp: new Date().toISOString(),
+          message: {
+            id: 'msg_late_1',
+            model: 'claude-x',
+            usage: { input_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 900, output_tokens: 3 },
+          },
+        },
+      ]);
     } finally {
       store.close();
     }
@@ -163,12 +174,15 @@ describe('flower ui reads a PostgreSQL store', { skip: PG_SKIP }, () => {
   test('`flower ui` with FLOWER_STORE + FLOWER_PROJECT serves the PostgreSQL history, not the (absent) run dir', async () => {
     const cwd = fs.mkdtempSync(path.join(p.dir, 'cli-'));
     const { child, done } = startCli(['ui', '--port', '0', '-w', p.ws], {
-      cwd, env: { PATH: process.env.PATH ?? '', HOME: p.home, FLOWER_LANG: 'en', FLOWER_STORE: url, FLOWER_PROJECT: PROJECT },
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: p.home, FLOWER_LANG: 'en', FLOWER_STORE: url, FLOWER_PROJECT: PROJECT },
     });
     try {
       let out = '';
       child.stdout!.setEncoding('utf8');
-      child.stdout!.on('data', (c: string) => { out += c; });
+      child.stdout!.on('data', (c: string) => {
+        out += c;
+      });
       await until('two lines from flower ui', () => out.split('\n').length > 2, 60_000);
       const [pageUrl, line] = out.split('\n');
       assert.match(line!, new RegExp(`read-only view of postgres://.*\\(project ${PROJECT}\\)`));

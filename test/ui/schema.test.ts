@@ -11,7 +11,12 @@ import Database from 'better-sqlite3';
 import { SCHEMA_VERSION, SqliteSessionStore } from '../../src/store/index.js';
 import { SqliteReader } from '../../src/ui/sqlite.js';
 
-const call = { type: 'assistant', uuid: 'u1', timestamp: '2026-01-01T00:00:00.000Z', message: { id: 'm1', model: 'm', content: [], usage: { input_tokens: 1, output_tokens: 1 } } };
+const call = {
+  type: 'assistant',
+  uuid: 'u1',
+  timestamp: '2026-01-01T00:00:00.000Z',
+  message: { id: 'm1', model: 'm', content: [], usage: { input_tokens: 1, output_tokens: 1 } },
+};
 
 function storeWith(sid: string): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'flower-ui-schema-')), 'sessions.db');

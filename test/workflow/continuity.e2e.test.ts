@@ -11,11 +11,24 @@ import { startSim, type Sim } from '../../src/sim/index.js';
 import { cli, DIST, project, readJson, startCli, testEnv, transcriptOf, until, type Project } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0 }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0 });
+});
+after(async () => {
+  await sim.close();
+});
 
-interface Lin { workspace: string; woke: number; steps: Record<string, string> }
-interface Row { step: string; session_id: string | null; ok: boolean; error: string | null }
+interface Lin {
+  workspace: string;
+  woke: number;
+  steps: Record<string, string>;
+}
+interface Row {
+  step: string;
+  session_id: string | null;
+  ok: boolean;
+  error: string | null;
+}
 
 /** The seed's example, as a module `flower run` can load, plus a script that runs it through the library. */
 function seedProject(tag: string, stepName = '取词'): Project {
@@ -27,7 +40,9 @@ const terse = new AgentSpec({ name: 'terse', instructions: '回答极简,一行�
 export const workflow = () => new Workflow([new Step(${JSON.stringify(stepName)}, terse, '读 seed.txt,只回文件里那个词。')]);
 `;
   fs.writeFileSync(path.join(p.dir, 'flow.mjs'), flow);
-  fs.writeFileSync(path.join(p.dir, 'seed-example.mjs'), `
+  fs.writeFileSync(
+    path.join(p.dir, 'seed-example.mjs'),
+    `
 import { AgentSpec, Runtime, Step, Workflow, wakeState } from ${JSON.stringify(DIST)};
 const terse = new AgentSpec({ name: 'terse', instructions: '回答极简,一行以内,不解释不寒暄。', allowedTools: ['Read', 'Glob'], maxTurns: 4 });
 const wf = new Workflow([new Step('取词', terse, '读 seed.txt,只回文件里那个词。')]);
@@ -36,7 +51,8 @@ let ctx;
 try { ctx = await wf.run(rt); } finally { rt.close(); }
 const st = await wakeState(${JSON.stringify(p.ws)}, { runDir: 'runs' });
 console.log(JSON.stringify({ woke: ctx._woke, sessions: ctx._sessions, failed: ctx._failedAt ?? null, state: { woke: st.woke, steps: st.steps, waking: st.waking } }));
-`);
+`,
+  );
   return p;
 }
 
@@ -44,10 +60,12 @@ function storedEntries(p: Project, sid: string): number {
   if (!fs.existsSync(path.join(p.runs, 'sessions.db'))) return 0;
   const db = new Database(path.join(p.runs, 'sessions.db'), { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare("select count(*) n from entries where store_key like ?").get(`%/${sid}`) as { n: number }).n;
+    return (db.prepare('select count(*) n from entries where store_key like ?').get(`%/${sid}`) as { n: number }).n;
   } catch {
     return 0;
-  } finally { db.close(); }
+  } finally {
+    db.close();
+  }
 }
 
 const runFlow = (p: Project, extra: string[] = [], env = testEnv(p, sim.url)) =>
@@ -59,7 +77,12 @@ test('the seed example run twice in one folder wakes 1 then 2 and continues the 
   const node = async () => {
     const r = await cli([], { cwd: p.dir, env, script: path.join(p.dir, 'seed-example.mjs') });
     assert.equal(r.code, 0, r.stderr);
-    return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { woke: number; sessions: Record<string, string>; failed: string | null; state: { woke: number; steps: Record<string, string> } };
+    return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+      woke: number;
+      sessions: Record<string, string>;
+      failed: string | null;
+      state: { woke: number; steps: Record<string, string> };
+    };
   };
   sim.reset();
   sim.enqueue({ type: 'text', text: '鸢尾' }, { type: 'text', text: '鸢尾' });
@@ -156,7 +179,10 @@ test('--new archives lineage and the notes, starts a fresh session, and leaves o
   const db = new Database(path.join(p.runs, 'sessions.db'), { readonly: true });
   const keys = (db.prepare('select distinct store_key k from entries').all() as { k: string }[]).map((x) => x.k);
   db.close();
-  assert.ok(keys.some((k) => k.endsWith(old)), 'the old transcript is still in sessions.db');
+  assert.ok(
+    keys.some((k) => k.endsWith(old)),
+    'the old transcript is still in sessions.db',
+  );
   sim.reset();
 });
 
@@ -179,7 +205,10 @@ test('SIGTERM during a step writes a killed-by-signal row with the session id', 
 
 test('two workflows with different step names started together in one folder (--wait: one after the other) both stay in lineage', async () => {
   const p = seedProject('two');
-  fs.writeFileSync(path.join(p.dir, 'flow2.mjs'), fs.readFileSync(path.join(p.dir, 'flow.mjs'), 'utf8').replace("'取词'", "'另一步'").replace('"取词"', '"另一步"'));
+  fs.writeFileSync(
+    path.join(p.dir, 'flow2.mjs'),
+    fs.readFileSync(path.join(p.dir, 'flow.mjs'), 'utf8').replace("'取词'", "'另一步'").replace('"取词"', '"另一步"'),
+  );
   sim.reset();
   sim.enqueue({ type: 'text', text: 'x', delayMs: 400, sticky: true });
   const env = testEnv(p, sim.url);

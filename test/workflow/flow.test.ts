@@ -14,9 +14,15 @@ test('a step whose `when` says no is skipped: no call, no result, no event', asy
   const events: FlowerEvent[] = [];
   const wf = new Workflow([new Step('x', spec, 'p', { when: () => false }), new Step('y', spec, 'q')], { continuous: false });
   const ctx = await wf.run(rt, { onEvent: (e) => events.push(e) });
-  assert.deepEqual(rt.calls.map((c) => c.stepName), ['y']);
+  assert.deepEqual(
+    rt.calls.map((c) => c.stepName),
+    ['y'],
+  );
   assert.equal(ctx._results.x, undefined);
-  assert.deepEqual(events.filter((e) => e.kind === 'step').map((e) => e.text), ['y']);
+  assert.deepEqual(
+    events.filter((e) => e.kind === 'step').map((e) => e.text),
+    ['y'],
+  );
 });
 
 test('resumeFrom a step that has no session throws instead of silently starting fresh', async () => {
@@ -36,12 +42,25 @@ test('the gate runs once per attempt, never on a failed result, and stops at the
   const rt = new FakeRuntime([{ ok: false, error: 'boom' }, {}, {}]);
   const gated: string[] = [];
   let pass = false;
-  const wf = new Workflow([new Step('x', spec, 'p', {
-    retries: 3,
-    gate: (r) => { gated.push(r.step); const p = pass; pass = true; return p; },
-  })], { continuous: false });
+  const wf = new Workflow(
+    [
+      new Step('x', spec, 'p', {
+        retries: 3,
+        gate: (r) => {
+          gated.push(r.step);
+          const p = pass;
+          pass = true;
+          return p;
+        },
+      }),
+    ],
+    { continuous: false },
+  );
   const ctx = await wf.run(rt);
-  assert.deepEqual(rt.calls.map((c) => c.stepName), ['x', 'x#retry1', 'x#retry2']);
+  assert.deepEqual(
+    rt.calls.map((c) => c.stepName),
+    ['x', 'x#retry1', 'x#retry2'],
+  );
   assert.deepEqual(gated, ['x#retry1', 'x#retry2']);
   assert.equal(ctx._failedAt, undefined);
 });
@@ -49,11 +68,24 @@ test('the gate runs once per attempt, never on a failed result, and stops at the
 test('a rejected round resumes the same session with onReject text, labelled #roundN', async () => {
   const rt = new FakeRuntime();
   let n = 0;
-  const wf = new Workflow([new Step('w', spec, 'do it', {
-    retries: 2, gate: () => ++n >= 2, onReject: () => 'close the gap',
-  })], { continuous: false });
+  const wf = new Workflow(
+    [
+      new Step('w', spec, 'do it', {
+        retries: 2,
+        gate: () => ++n >= 2,
+        onReject: () => 'close the gap',
+      }),
+    ],
+    { continuous: false },
+  );
   await wf.run(rt);
-  assert.deepEqual(rt.calls.map((c) => [c.stepName, c.prompt]), [['w', 'do it'], ['w#round2', 'close the gap']]);
+  assert.deepEqual(
+    rt.calls.map((c) => [c.stepName, c.prompt]),
+    [
+      ['w', 'do it'],
+      ['w#round2', 'close the gap'],
+    ],
+  );
   assert.equal(rt.calls[1]!.resume, rt.calls[0]!.sessionId);
   assert.equal(rt.calls[1]!.fork, undefined);
 });
@@ -69,7 +101,17 @@ test('an empty onReject reply reruns the step from scratch', async () => {
 
 test('StepAbort stops at once without spending the remaining retries', async () => {
   const rt = new FakeRuntime();
-  const wf = new Workflow([new Step('w', spec, 'p', { retries: 4, gate: () => { throw new StepAbort('nobody answered'); } })], { continuous: false });
+  const wf = new Workflow(
+    [
+      new Step('w', spec, 'p', {
+        retries: 4,
+        gate: () => {
+          throw new StepAbort('nobody answered');
+        },
+      }),
+    ],
+    { continuous: false },
+  );
   const ctx = await wf.run(rt);
   assert.equal(rt.calls.length, 1);
   assert.equal(ctx._aborted, 'nobody answered');
@@ -77,7 +119,11 @@ test('StepAbort stops at once without spending the remaining retries', async () 
 });
 
 test('onFail decides what a failed step leaves: stop ends the run, skip leaves nothing, continue leaves the text', async () => {
-  for (const [onFail, expectNext, expectValue] of [['stop', false, undefined], ['skip', true, undefined], ['continue', true, 'bad']] as const) {
+  for (const [onFail, expectNext, expectValue] of [
+    ['stop', false, undefined],
+    ['skip', true, undefined],
+    ['continue', true, 'bad'],
+  ] as const) {
     const rt = new FakeRuntime([{ ok: false, text: 'bad' }]);
     const wf = new Workflow([new Step('x', spec, 'p', { onFail }), new Step('y', spec, 'q')], { continuous: false });
     const ctx = await wf.run(rt);
@@ -89,10 +135,9 @@ test('onFail decides what a failed step leaves: stop ends the run, skip leaves n
 
 test('a passed step leaves reduce() output under its name; prompts may be functions of ctx', async () => {
   const rt = new FakeRuntime([{ text: 'raw one' }, { text: 'raw two' }]);
-  const wf = new Workflow([
-    new Step('x', spec, 'p', { reduce: (r) => r.text.toUpperCase() }),
-    new Step('y', spec, async (ctx) => `use ${String(ctx.x)}`),
-  ], { continuous: false });
+  const wf = new Workflow([new Step('x', spec, 'p', { reduce: (r) => r.text.toUpperCase() }), new Step('y', spec, async (ctx) => `use ${String(ctx.x)}`)], {
+    continuous: false,
+  });
   const ctx = await wf.run(rt);
   assert.equal(ctx.x, 'RAW ONE');
   assert.equal(rt.calls[1]!.prompt, 'use RAW ONE');
@@ -114,7 +159,13 @@ test('a second run in the same folder continues the same session, wakes 2, and s
   assert.equal(c1._woke, 1);
   assert.equal(c2._woke, 2);
   assert.equal(c2._sessions['取词'], c1._sessions['取词']);
-  assert.deepEqual(rt.calls.map((c) => [c.prompt, c.resume ?? null]), [['first prompt', null], ['carry on', c1._sessions['取词']]]);
+  assert.deepEqual(
+    rt.calls.map((c) => [c.prompt, c.resume ?? null]),
+    [
+      ['first prompt', null],
+      ['carry on', c1._sessions['取词']],
+    ],
+  );
 });
 
 test('without resumePrompt a resumed step is sent its prompt again', async () => {
@@ -154,12 +205,14 @@ test('an explicit resumeFrom wins over lineage', async () => {
 test('the lineage hook is attached around the step call only: an agent run inside the gate is never recorded', async () => {
   const rt = new FakeRuntime();
   const judge = new AgentSpec({ name: 'judge' });
-  const wf = new Workflow([new Step('干活', spec, 'work', {
-    gate: async (_r, ctx) => {
-      const v = await ctx._runtime!.run(judge, 'judge it', { stepName: '干活·判定#1' });
-      return v.ok;
-    },
-  })]);
+  const wf = new Workflow([
+    new Step('干活', spec, 'work', {
+      gate: async (_r, ctx) => {
+        const v = await ctx._runtime!.run(judge, 'judge it', { stepName: '干活·判定#1' });
+        return v.ok;
+      },
+    }),
+  ]);
   const ctx = await wf.run(rt);
   const [work, verdict] = rt.calls;
   assert.equal(work!.hooked, true);
@@ -171,32 +224,46 @@ test('the lineage hook is attached around the step call only: an agent run insid
 
 test('lineage names the session the moment it exists, before the step ends', async () => {
   let seenDuringCall: unknown;
-  const rt = new FakeRuntime([() => {
-    seenDuringCall = JSON.parse(fs.readFileSync(Lineage.fileIn(rt.runDir), 'utf8'));
-    return {};
-  }]);
+  const rt = new FakeRuntime([
+    () => {
+      seenDuringCall = JSON.parse(fs.readFileSync(Lineage.fileIn(rt.runDir), 'utf8'));
+      return {};
+    },
+  ]);
   await new Workflow([new Step('s', spec, 'p')]).run(rt);
   assert.deepEqual((seenDuringCall as { steps: unknown }).steps, { s: rt.calls[0]!.sessionId });
 });
 
 // a bad Step or Workflow is the caller's configuration: a ConfigError naming the field and the fix
 const BAD_DEFINITIONS: Array<[string, () => unknown, { code: string; field: string; says: RegExp }]> = [
-  ['step names are unique', () => new Workflow([new Step('a', spec, 'p'), new Step('a', spec, 'q')]),
-    { code: 'bad-workflow', field: 'steps[1].name', says: /steps\[0\] and steps\[1\] are both named 'a'.*unique; rename one/ }],
-  ['a step name may not use the reserved # form', () => new Step('a#retry1', spec, 'p'),
-    { code: 'bad-step', field: 'name', says: /may not contain.*rename it, e\.g\. 'a-retry1'/ }],
-  ['a step name may not use the reserved ·判定 form', () => new Step('干活·判定', spec, 'p'),
-    { code: 'bad-step', field: 'name', says: /may not contain/ }],
-  ['a step needs a non-empty name', () => new Step('  ', spec, 'p'),
-    { code: 'bad-step', field: 'name', says: /non-empty string.*new Step\('implement'/ }],
-  ['retries is a whole number ≥ 0', () => new Step('s', spec, 'p', { retries: 1.5 }),
-    { code: 'bad-step', field: 'retries', says: /retries must be a whole number ≥ 0.*got 1\.5; write e\.g\. retries: 2/ }],
-  ['onFail is stop, skip or continue', () => new Step('s', spec, 'p', { onFail: 'retry' as 'stop' }),
-    { code: 'bad-step', field: 'onFail', says: /onFail must be 'stop', 'skip' or 'continue', got "retry"/ }],
-  ['a workflow needs at least one step', () => new Workflow([]),
-    { code: 'bad-workflow', field: 'steps', says: /at least one Step.*got an empty array/ }],
-  ['a workflow holds Step objects only', () => new Workflow([new Step('s', spec, 'p'), { name: 't' } as unknown as Step]),
-    { code: 'bad-workflow', field: 'steps[1]', says: /steps\[1\] is not a Step \(got an object \(Object\)\); build each one with new Step/ }],
+  [
+    'step names are unique',
+    () => new Workflow([new Step('a', spec, 'p'), new Step('a', spec, 'q')]),
+    { code: 'bad-workflow', field: 'steps[1].name', says: /steps\[0\] and steps\[1\] are both named 'a'.*unique; rename one/ },
+  ],
+  [
+    'a step name may not use the reserved # form',
+    () => new Step('a#retry1', spec, 'p'),
+    { code: 'bad-step', field: 'name', says: /may not contain.*rename it, e\.g\. 'a-retry1'/ },
+  ],
+  ['a step name may not use the reserved ·判定 form', () => new Step('干活·判定', spec, 'p'), { code: 'bad-step', field: 'name', says: /may not contain/ }],
+  ['a step needs a non-empty name', () => new Step('  ', spec, 'p'), { code: 'bad-step', field: 'name', says: /non-empty string.*new Step\('implement'/ }],
+  [
+    'retries is a whole number ≥ 0',
+    () => new Step('s', spec, 'p', { retries: 1.5 }),
+    { code: 'bad-step', field: 'retries', says: /retries must be a whole number ≥ 0.*got 1\.5; write e\.g\. retries: 2/ },
+  ],
+  [
+    'onFail is stop, skip or continue',
+    () => new Step('s', spec, 'p', { onFail: 'retry' as 'stop' }),
+    { code: 'bad-step', field: 'onFail', says: /onFail must be 'stop', 'skip' or 'continue', got "retry"/ },
+  ],
+  ['a workflow needs at least one step', () => new Workflow([]), { code: 'bad-workflow', field: 'steps', says: /at least one Step.*got an empty array/ }],
+  [
+    'a workflow holds Step objects only',
+    () => new Workflow([new Step('s', spec, 'p'), { name: 't' } as unknown as Step]),
+    { code: 'bad-workflow', field: 'steps[1]', says: /steps\[1\] is not a Step \(got an object \(Object\)\); build each one with new Step/ },
+  ],
 ];
 
 for (const [behaviour, build, want] of BAD_DEFINITIONS) {

@@ -30,7 +30,7 @@ test('a lineage written for another workspace is kept aside with a notice, never
   assert.equal(notices.length, 1);
   assert.equal(notices[0]!.kind, 'foreign');
   assert.match(notices[0]!.keptAt, /lineage\.json\.kept-\d{8}-\d{6}/);
-  assert.equal(fs.readFileSync(notices[0]!.keptAt, 'utf8'), foreign, 'the other workspace\'s lineage survives byte for byte');
+  assert.equal(fs.readFileSync(notices[0]!.keptAt, 'utf8'), foreign, "the other workspace's lineage survives byte for byte");
   assert.equal((await Lineage.peek(d, d)).woke, 1);
 });
 
@@ -62,13 +62,16 @@ test('a lineage from a newer flower is neither read nor overwritten: the run sto
   const d = tmp();
   const future = JSON.stringify({ version: 99, workspace: d, woke: 3, steps: {} });
   fs.writeFileSync(Lineage.fileIn(d), future);
-  await assert.rejects(() => Lineage.open(d, d), (e: unknown) => e instanceof StateCorrupt && e.code === 'state-future-version' && e.message.includes('newer flower'));
+  await assert.rejects(
+    () => Lineage.open(d, d),
+    (e: unknown) => e instanceof StateCorrupt && e.code === 'state-future-version' && e.message.includes('newer flower'),
+  );
   await assert.rejects(() => Lineage.peek(d, d), StateCorrupt);
   assert.equal(fs.readFileSync(Lineage.fileIn(d), 'utf8'), future);
   assert.deepEqual(fs.readdirSync(d), ['lineage.json'], 'nothing kept aside, nothing written');
 });
 
-test('two processes remembering different steps in one folder keep each other\'s entries', async () => {
+test("two processes remembering different steps in one folder keep each other's entries", async () => {
   const d = tmp();
   const script = (who: string) => `
     import { Lineage } from ${JSON.stringify(path.resolve('src/workflow/index.ts'))};
@@ -76,11 +79,12 @@ test('two processes remembering different steps in one folder keep each other\'s
     await lin.bump();
     for (let i = 0; i < 40; i++) await lin.remember('${who}-' + i, '${who}-sid-' + i);
   `;
-  const runOne = (who: string) => new Promise<number>((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(who)], { stdio: 'inherit' });
-    p.on('exit', (c) => resolve(c ?? 1));
-    p.on('error', reject);
-  });
+  const runOne = (who: string) =>
+    new Promise<number>((resolve, reject) => {
+      const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(who)], { stdio: 'inherit' });
+      p.on('exit', (c) => resolve(c ?? 1));
+      p.on('error', reject);
+    });
   const codes = await Promise.all([runOne('a'), runOne('b')]);
   assert.deepEqual(codes, [0, 0]);
   const onDisk = await Lineage.peek(d, d);

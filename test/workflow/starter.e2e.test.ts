@@ -11,8 +11,12 @@ import { starterFlow } from '../../src/workflow/index.js';
 import { project, testEnv } from '../helpers/e2e.js';
 
 let sim: Sim;
-before(async () => { sim = await startSim({ port: 0, onUnexpected: 'error' }); });
-after(async () => { await sim.close(); });
+before(async () => {
+  sim = await startSim({ port: 0, onUnexpected: 'error' });
+});
+after(async () => {
+  await sim.close();
+});
 
 test('starterFlow(ask, { workspace, runDir, timeoutS: 0 }) runs clarify, goal, work and the verdict', async () => {
   const p = project('starter-lib');
@@ -21,8 +25,12 @@ test('starterFlow(ask, { workspace, runDir, timeoutS: 0 }) runs clarify, goal, w
     { type: 'text', text: '# 目标\n能跑\n# 判定清单\n- node x.mjs 退出码 0' },
     { type: 'text', text: '写好了' },
     // the judge submits: every check of the goal, passed, with evidence (a prose "达成" proves no check)
-    { type: 'tool_use', match: { firstUserIncludes: 'submit_verdict' }, name: 'mcp__human__submit_verdict',
-      input: { state: 'achieved', reason: '跑过了', checks: [{ item: 'node x.mjs 退出码 0', pass: true, evidence: 'exit 0' }] } },
+    {
+      type: 'tool_use',
+      match: { firstUserIncludes: 'submit_verdict' },
+      name: 'mcp__human__submit_verdict',
+      input: { state: 'achieved', reason: '跑过了', checks: [{ item: 'node x.mjs 退出码 0', pass: true, evidence: 'exit 0' }] },
+    },
     { type: 'text', text: '判定完毕' },
   );
   const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url), onWarning: () => {} });
@@ -33,6 +41,8 @@ test('starterFlow(ask, { workspace, runDir, timeoutS: 0 }) runs clarify, goal, w
     assert.deepEqual(Object.keys(ctx._results), ['确认需求', '设定目标', '干活']);
     assert.ok(fs.existsSync(path.join(p.ws, '.flower', 'notes', '目标.md')));
     assert.ok(flow.channel.toolNames.includes('mcp__human__ask'));
-  } finally { rt.close(); }
+  } finally {
+    rt.close();
+  }
   assert.deepEqual(sim.unexpected(), []);
 });

@@ -19,7 +19,10 @@ class FakeChannel implements FlowChannel {
   readonly server = { type: 'sdk', name: 'human' } as unknown as FlowChannel['server'];
   readonly toolNames = ['mcp__human__ask'];
   asked: string[] = [];
-  constructor(public answers: { state: string; answer?: string; optionIndex?: number }[] = [], public verdicts: (Verdict | null)[] = []) {}
+  constructor(
+    public answers: { state: string; answer?: string; optionIndex?: number }[] = [],
+    public verdicts: (Verdict | null)[] = [],
+  ) {}
   async ask(q: string) {
     this.asked.push(q);
     return this.answers.shift() ?? { state: 'timeout', answer: null };
@@ -47,14 +50,22 @@ function paths(rt: FakeRuntime) {
 
 const v = (state: Verdict['state'], reason = 'r', failed: string[] = []) => new Verdict({ state, reason, failed });
 /** An achieved verdict that judges every check of GOAL (or of `goal`), each passed with evidence. */
-const achieved = (goal = GOAL) => new Verdict({
-  state: 'achieved', reason: 'all checks seen', checks: Goal.parse(goal).checks.map((item) => ({ item, pass: true, evidence: `ran it: ${item}` })),
-});
+const achieved = (goal = GOAL) =>
+  new Verdict({
+    state: 'achieved',
+    reason: 'all checks seen',
+    checks: Goal.parse(goal).checks.map((item) => ({ item, pass: true, evidence: `ran it: ${item}` })),
+  });
 
 function workflow(rt: FakeRuntime, ch: FakeChannel, rounds = 3) {
   ch.rt = rt;
   const p = paths(rt);
-  const work = withGoal(new Step('干活', spec, 'work'), new AgentSpec({ name: 'judge' }), ch, { goalPath: p.goalPath, manifestPath: p.manifestPath, rounds, lang: 'zh' });
+  const work = withGoal(new Step('干活', spec, 'work'), new AgentSpec({ name: 'judge' }), ch, {
+    goalPath: p.goalPath,
+    manifestPath: p.manifestPath,
+    rounds,
+    lang: 'zh',
+  });
   return new Workflow([
     clarifyStep(spec, ch, '写个 md 转 html 的脚本', { briefPath: p.briefPath, lang: 'zh' }),
     goalStep(spec, ch, { goalPath: p.goalPath, lang: 'zh' }),
@@ -67,7 +78,10 @@ test('clarify freezes a complete brief, the goal step writes 目标.md, one achi
   const ch = new FakeChannel([], [achieved()]);
   const ctx = await workflow(rt, ch).run(rt);
   assert.equal(ctx._failedAt, undefined);
-  assert.deepEqual(rt.calls.map((c) => c.stepName), ['确认需求', '设定目标', '干活', '干活·判定#1']);
+  assert.deepEqual(
+    rt.calls.map((c) => c.stepName),
+    ['确认需求', '设定目标', '干活', '干活·判定#1'],
+  );
   const p = paths(rt);
   assert.equal(Brief.load(p.briefPath)?.complete(), true);
   assert.equal(Goal.load(p.goalPath)?.checks.length, 2);
@@ -90,12 +104,15 @@ test('a complete brief and goal on disk skip both steps but still reach the work
   Goal.parse(GOAL).write(p.goalPath);
   const ctx = await workflow(rt, new FakeChannel([], [achieved()])).run(rt);
   assert.equal(ctx._failedAt, undefined);
-  assert.deepEqual(rt.calls.map((c) => c.stepName), ['干活', '干活·判定#1']);
+  assert.deepEqual(
+    rt.calls.map((c) => c.stepName),
+    ['干活', '干活·判定#1'],
+  );
   assert.match(String(ctx['确认需求']), /写 md2html/, 'a skipped clarify step still hydrates ctx');
   assert.match(String(ctx['设定目标']), /判定清单/);
 });
 
-test('not yet, then achieved: round 2 resumes the same work session with the judge\'s reason', async () => {
+test("not yet, then achieved: round 2 resumes the same work session with the judge's reason", async () => {
   const rt = new FakeRuntime([{ text: BRIEF }, { text: GOAL }, { text: 'first try' }, {}, { text: 'second try' }, {}]);
   const ch = new FakeChannel([], [v('not_yet', '空文件会崩溃', ['空文件不报错']), achieved()]);
   const ctx = await workflow(rt, ch).run(rt);
@@ -124,11 +141,35 @@ test('an unclear verdict is never a pass: no verdict fails the judge row with a 
 // [behaviour, the submitted verdict, the goal, believed state, tally]
 const BELIEVED: Array<[string, Verdict, string, Verdict['state'], string]> = [
   ['achieved with no check judged proves nothing', new Verdict({ state: 'achieved', reason: '', checks: [] }), GOAL, 'not_yet', '0/2'],
-  ['a pass without evidence is not a pass', new Verdict({ state: 'achieved', reason: '', checks: Goal.parse(GOAL).checks.map((item) => ({ item, pass: true, evidence: '' })) }), GOAL, 'not_yet', '0/2'],
-  ['judging one of two checks is not achieved', new Verdict({ state: 'achieved', reason: '', checks: [{ item: 'node md2html.mjs a.md 输出含 <h1>', pass: true, evidence: 'saw <h1>' }] }), GOAL, 'not_yet', '1/2'],
+  [
+    'a pass without evidence is not a pass',
+    new Verdict({ state: 'achieved', reason: '', checks: Goal.parse(GOAL).checks.map((item) => ({ item, pass: true, evidence: '' })) }),
+    GOAL,
+    'not_yet',
+    '0/2',
+  ],
+  [
+    'judging one of two checks is not achieved',
+    new Verdict({ state: 'achieved', reason: '', checks: [{ item: 'node md2html.mjs a.md 输出含 <h1>', pass: true, evidence: 'saw <h1>' }] }),
+    GOAL,
+    'not_yet',
+    '1/2',
+  ],
   ['every check, passed, with evidence, is achieved', achieved(), GOAL, 'achieved', '2/2'],
-  ['the judge\'s own words for a check (numbered, trailing stop) still name it', new Verdict({ state: 'achieved', reason: '', checks: [
-    { item: '1. node md2html.mjs a.md 输出含 <h1>。', pass: true, evidence: 'saw it' }, { item: '2) 空文件不报错', pass: true, evidence: 'exit 0' }] }), GOAL, 'achieved', '2/2'],
+  [
+    "the judge's own words for a check (numbered, trailing stop) still name it",
+    new Verdict({
+      state: 'achieved',
+      reason: '',
+      checks: [
+        { item: '1. node md2html.mjs a.md 输出含 <h1>。', pass: true, evidence: 'saw it' },
+        { item: '2) 空文件不报错', pass: true, evidence: 'exit 0' },
+      ],
+    }),
+    GOAL,
+    'achieved',
+    '2/2',
+  ],
 ];
 for (const [what, submitted, goal, state, tally] of BELIEVED) {
   test(`the gate believes a verdict only against the frozen goal: ${what}`, async () => {
@@ -146,7 +187,9 @@ for (const [what, submitted, goal, state, tally] of BELIEVED) {
 
 test('a judge that can submit but did not is told once, in the same session; a verdict then counts', async () => {
   const rt = new FakeRuntime([{ text: BRIEF }, { text: GOAL }, { text: 'w' }, { text: 'I think it works.' }, {}]);
-  class Submitting extends FakeChannel { override readonly toolNames = ['mcp__human__ask', 'mcp__human__submit_verdict']; }
+  class Submitting extends FakeChannel {
+    override readonly toolNames = ['mcp__human__ask', 'mcp__human__submit_verdict'];
+  }
   const ch = new Submitting([], [null, achieved()]);
   const ctx = await workflow(rt, ch, 1).run(rt);
   assert.equal(ctx._failedAt, undefined);
@@ -164,13 +207,22 @@ test('in English the worker is told why in English', async () => {
   const ch = new FakeChannel([], [new Verdict({ state: 'achieved', reason: '', checks: [] }), achieved()]);
   ch.rt = rt;
   const p = paths(rt);
-  const work = withGoal(new Step('干活', spec, 'work'), new AgentSpec({ name: 'judge' }), ch, { goalPath: p.goalPath, manifestPath: p.manifestPath, rounds: 2, lang: 'en' });
-  const ctx = await new Workflow([clarifyStep(spec, ch, 'x', { briefPath: p.briefPath, lang: 'en' }), goalStep(spec, ch, { goalPath: p.goalPath, lang: 'en' }), work]).run(rt);
+  const work = withGoal(new Step('干活', spec, 'work'), new AgentSpec({ name: 'judge' }), ch, {
+    goalPath: p.goalPath,
+    manifestPath: p.manifestPath,
+    rounds: 2,
+    lang: 'en',
+  });
+  const ctx = await new Workflow([
+    clarifyStep(spec, ch, 'x', { briefPath: p.briefPath, lang: 'en' }),
+    goalStep(spec, ch, { goalPath: p.goalPath, lang: 'en' }),
+    work,
+  ]).run(rt);
   assert.equal(ctx._failedAt, undefined);
   const round2 = rt.calls.find((c) => c.stepName === '干活#round2')!;
   assert.match(round2.prompt, /The last round did not reach the goal/);
   assert.match(round2.prompt, /not judged: node md2html\.mjs a\.md/);
-  assert.doesNotMatch(round2.prompt, /上一轮|按未达成|判定者|没有判定/, 'flower\'s own words are English');
+  assert.doesNotMatch(round2.prompt, /上一轮|按未达成|判定者|没有判定/, "flower's own words are English");
 });
 
 test('unreachable with nobody answering stops at once without spending the remaining rounds', async () => {
@@ -191,7 +243,13 @@ test('unreachable: accept passes, change the goal amends 目标.md and goes on, 
   }
   {
     const rt = new FakeRuntime([{ text: BRIEF }, { text: GOAL }, { text: 'w' }, {}, { text: 'w2' }, {}]);
-    const ch = new FakeChannel([{ state: 'answered', answer: '修改目标', optionIndex: 1 }, { state: 'answered', answer: '只需支持标题' }], [v('unreachable'), achieved(`${GOAL}\n- (已修改)只需支持标题`)]);
+    const ch = new FakeChannel(
+      [
+        { state: 'answered', answer: '修改目标', optionIndex: 1 },
+        { state: 'answered', answer: '只需支持标题' },
+      ],
+      [v('unreachable'), achieved(`${GOAL}\n- (已修改)只需支持标题`)],
+    );
     const ctx = await workflow(rt, ch).run(rt);
     assert.equal(ctx._failedAt, undefined);
     assert.match(fs.readFileSync(paths(rt).goalPath, 'utf8'), /\(已修改\)只需支持标题/);
@@ -199,7 +257,10 @@ test('unreachable: accept passes, change the goal amends 目标.md and goes on, 
   }
   {
     const rt = new FakeRuntime([{ text: BRIEF }, { text: GOAL }, { text: 'w' }, {}, { text: 'w2' }, {}]);
-    const ch = new FakeChannel([{ state: 'answered', answer: '其实可以验证,用 node 跑', optionIndex: undefined as unknown as number }], [v('unreachable'), achieved()]);
+    const ch = new FakeChannel(
+      [{ state: 'answered', answer: '其实可以验证,用 node 跑', optionIndex: undefined as unknown as number }],
+      [v('unreachable'), achieved()],
+    );
     const ctx = await workflow(rt, ch).run(rt);
     assert.equal(ctx._failedAt, undefined);
     assert.match(rt.calls[4]!.prompt, /其实可以验证/);
@@ -240,16 +301,17 @@ test('remarks the person sent during the run reach the judge with the goal', asy
   const ch = new FakeChannel([], [achieved()]);
   ch.rt = rt;
   const p = paths(rt);
-  const work = withGoal(new Step('干活', spec, (ctx) => {
-    // the person types a remark while the work runs: it lands in 需求.md as 运行中补充
-    Brief.amend(p.briefPath, '顺便支持表格');
-    return `work ${String(ctx['确认需求']).length}`;
-  }), new AgentSpec({ name: 'judge' }), ch, { goalPath: p.goalPath, briefPath: p.briefPath, manifestPath: p.manifestPath, lang: 'zh' });
-  const wf = new Workflow([
-    clarifyStep(spec, ch, 'x', { briefPath: p.briefPath, lang: 'zh' }),
-    goalStep(spec, ch, { goalPath: p.goalPath, lang: 'zh' }),
-    work,
-  ]);
+  const work = withGoal(
+    new Step('干活', spec, (ctx) => {
+      // the person types a remark while the work runs: it lands in 需求.md as 运行中补充
+      Brief.amend(p.briefPath, '顺便支持表格');
+      return `work ${String(ctx['确认需求']).length}`;
+    }),
+    new AgentSpec({ name: 'judge' }),
+    ch,
+    { goalPath: p.goalPath, briefPath: p.briefPath, manifestPath: p.manifestPath, lang: 'zh' },
+  );
+  const wf = new Workflow([clarifyStep(spec, ch, 'x', { briefPath: p.briefPath, lang: 'zh' }), goalStep(spec, ch, { goalPath: p.goalPath, lang: 'zh' }), work]);
   const ctx = await wf.run(rt);
   assert.equal(ctx._failedAt, undefined);
   const judgeCall = rt.calls.find((c) => c.stepName === '干活·判定#1')!;

@@ -124,7 +124,16 @@ export async function demo(o: DemoOptions, g: GlobalOptions, io: CliIO): Promise
       return fail(io, t.fail(t.drifted(left.length, unexpected.length), dir));
     }
     say(`\n${t.onDisk}`);
-    for (const f of [path.join(dir, 'md2html.mjs'), path.join(dir, 'sample.md'), layout.brief, layout.goal, layout.qa, layout.lineage, layout.manifest, layout.sessionsDb]) {
+    for (const f of [
+      path.join(dir, 'md2html.mjs'),
+      path.join(dir, 'sample.md'),
+      layout.brief,
+      layout.goal,
+      layout.qa,
+      layout.lineage,
+      layout.manifest,
+      layout.sessionsDb,
+    ]) {
       if (fs.existsSync(f)) say(`  ${f}`);
     }
     // commands that work from any folder: absolute paths, and this flower by a name that reaches it

@@ -20,12 +20,14 @@ export function md2html(md) {
   const out = [];
   let para = [];
   let list = null;
-${withCode ? '  let code = null;\n  let lang = \'\';\n' : ''}  const flush = () => {
+${withCode ? "  let code = null;\n  let lang = '';\n" : ''}  const flush = () => {
     if (para.length) { out.push('<p>' + inline(para.join(' ')) + '</p>'); para = []; }
     if (list) { out.push('<ul>' + list.map((i) => '<li>' + inline(i) + '</li>').join('') + '</ul>'); list = null; }
   };
   for (const line of md.split(/\\r?\\n/)) {
-${withCode ? `    const fence = /^\\s*\`\`\`\\s*([\\w+-]*)\\s*$/.exec(line);
+${
+  withCode
+    ? `    const fence = /^\\s*\`\`\`\\s*([\\w+-]*)\\s*$/.exec(line);
     if (code !== null) {
       if (fence) {
         const cls = lang ? ' class="language-' + lang + '"' : '';
@@ -35,7 +37,9 @@ ${withCode ? `    const fence = /^\\s*\`\`\`\\s*([\\w+-]*)\\s*$/.exec(line);
       continue;
     }
     if (fence) { flush(); code = []; lang = fence[1]; continue; }
-` : ''}    const h = /^(#{1,6})\\s+(.*)$/.exec(line);
+`
+    : ''
+}    const h = /^(#{1,6})\\s+(.*)$/.exec(line);
     if (h) { flush(); out.push('<h' + h[1].length + '>' + inline(h[2]) + '</h' + h[1].length + '>'); continue; }
     const li = /^\\s*[-*]\\s+(.*)$/.exec(line);
     if (li) { if (para.length) flush(); (list ??= []).push(li[1]); continue; }

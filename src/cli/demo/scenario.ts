@@ -51,7 +51,10 @@ const PROSE = {
     options: ['standard output', 'a .html file next to the input'],
     brief: {
       goal: 'A command-line script md2html.mjs that turns a Markdown file into HTML, for people who want a quick preview of their notes.',
-      acceptance: ['node md2html.mjs sample.md prints the matching HTML on stdout (headings, paragraphs, lists, emphasis, inline code, links)', 'run without arguments it prints its usage and exits non-zero'],
+      acceptance: [
+        'node md2html.mjs sample.md prints the matching HTML on stdout (headings, paragraphs, lists, emphasis, inline code, links)',
+        'run without arguments it prints its usage and exits non-zero',
+      ],
       boundaries: ['no third-party dependencies: Node built-ins only', 'not full CommonMark: the common syntax is enough'],
       unknowns: ['nobody said where the output goes: assumed stdout; redirect with > for a file'],
     },
@@ -63,7 +66,8 @@ const PROSE = {
     dispatch1: 'Sending a worker to write the script and a sample.',
     task1: 'write md2html.mjs',
     brief1: (ws: string) => `In ${ws} write md2html.mjs (Node built-ins only) and a sample.md, then run node md2html.mjs sample.md and check the output.`,
-    report1: 'Conclusion: md2html.mjs is written and works.\nEvidence: node md2html.mjs sample.md printed <h1>Demo</h1> and more.\nOutputs: md2html.mjs, sample.md\nUnverified: none',
+    report1:
+      'Conclusion: md2html.mjs is written and works.\nEvidence: node md2html.mjs sample.md printed <h1>Demo</h1> and more.\nOutputs: md2html.mjs, sample.md\nUnverified: none',
     coordDone1: 'md2html.mjs is done: node md2html.mjs sample.md prints HTML.',
     missing: (what: string) => `the output lacks ${what}`,
     evidence: (n: number, seen: string) => `node md2html.mjs sample.md printed ${n} characters, including ${seen || '(none)'}`,
@@ -74,8 +78,10 @@ const PROSE = {
     goal2Done: 'New goal submitted.',
     dispatch2: 'Picking up where it stopped: code block support.',
     task2: 'add code block highlighting',
-    brief2: (ws: string) => `Add \`\`\`lang code block support (<pre><code class="language-lang">) to ${ws}/md2html.mjs, put a code block in sample.md and run the check.`,
-    report2: 'Conclusion: code block support is in.\nEvidence: the output has <pre><code class="language-js">.\nOutputs: md2html.mjs, sample.md\nUnverified: none',
+    brief2: (ws: string) =>
+      `Add \`\`\`lang code block support (<pre><code class="language-lang">) to ${ws}/md2html.mjs, put a code block in sample.md and run the check.`,
+    report2:
+      'Conclusion: code block support is in.\nEvidence: the output has <pre><code class="language-js">.\nOutputs: md2html.mjs, sample.md\nUnverified: none',
     coordDone2: 'Code blocks now carry their language tag.',
   },
 } as const;
@@ -113,17 +119,24 @@ export function firstRun(ws: string, lang: Lang = 'zh'): SimScriptItem[] {
   return [
     { type: 'tool_use', match: clarifier, text: t.ask, name: 'mcp__human__ask', input: { question: t.question, options: [...t.options] } },
     {
-      type: 'tool_use', match: clarifier, name: 'mcp__human__submit_brief',
+      type: 'tool_use',
+      match: clarifier,
+      name: 'mcp__human__submit_brief',
       input: { goal: t.brief.goal, acceptance: [...t.brief.acceptance], boundaries: [...t.brief.boundaries], unknowns: [...t.brief.unknowns] },
     },
     { type: 'text', match: clarifier, text: t.briefDone },
     {
-      type: 'tool_use', match: goalSetter, name: 'mcp__human__submit_goal',
+      type: 'tool_use',
+      match: goalSetter,
+      name: 'mcp__human__submit_goal',
       input: { statement: t.goal1, checks: t.checks1.map((text) => ({ text })) },
     },
     { type: 'text', match: goalSetter, text: t.goalDone },
     {
-      type: 'tool_use', match: coordinator, text: t.dispatch1, name: 'Agent',
+      type: 'tool_use',
+      match: coordinator,
+      text: t.dispatch1,
+      name: 'Agent',
       input: { description: t.task1, subagent_type: 'worker', run_in_background: false, prompt: `${WORKER_MARK} ${t.brief1(ws)}` },
     },
     { type: 'tool_use', match: workerReq, name: 'Write', input: { file_path: file('md2html.mjs'), content: MD2HTML_V1 } },
@@ -143,12 +156,17 @@ export function wakeRun(ws: string, lang: Lang = 'zh'): SimScriptItem[] {
   const t = PROSE[lang];
   return [
     {
-      type: 'tool_use', match: goalSetter, name: 'mcp__human__submit_goal',
+      type: 'tool_use',
+      match: goalSetter,
+      name: 'mcp__human__submit_goal',
       input: { statement: t.goal2, checks: checksV2(t).map((text) => ({ text })) },
     },
     { type: 'text', match: goalSetter, text: t.goal2Done },
     {
-      type: 'tool_use', match: coordinator, text: t.dispatch2, name: 'Agent',
+      type: 'tool_use',
+      match: coordinator,
+      text: t.dispatch2,
+      name: 'Agent',
       input: { description: t.task2, subagent_type: 'worker', run_in_background: false, prompt: `${WORKER_MARK} ${t.brief2(ws)}` },
     },
     { type: 'tool_use', match: workerReq, name: 'Write', input: { file_path: file('md2html.mjs'), content: MD2HTML_V2 } },

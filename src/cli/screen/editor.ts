@@ -37,30 +37,61 @@ export class LineEditor {
     const name = k.name ?? '';
     if (k.ctrl) {
       switch (name) {
-        case 'c': return 'interrupt';
-        case 'd': return this.chars.length === 0 ? 'eof' : this.del();
-        case 'a': return this.move(0);
-        case 'e': return this.move(this.chars.length);
-        case 'b': return this.move(this.pos - 1);
-        case 'f': return this.move(this.pos + 1);
-        case 'u': this.chars.splice(0, this.pos); this.pos = 0; return 'changed';
-        case 'k': this.chars.splice(this.pos); return 'changed';
-        case 'w': return this.killWord();
-        case 'h': return this.back();
-        case 'm': case 'j': return this.submit();
-        default: return 'none';
+        case 'c':
+          return 'interrupt';
+        case 'd':
+          return this.chars.length === 0 ? 'eof' : this.del();
+        case 'a':
+          return this.move(0);
+        case 'e':
+          return this.move(this.chars.length);
+        case 'b':
+          return this.move(this.pos - 1);
+        case 'f':
+          return this.move(this.pos + 1);
+        case 'u':
+          this.chars.splice(0, this.pos);
+          this.pos = 0;
+          return 'changed';
+        case 'k':
+          this.chars.splice(this.pos);
+          return 'changed';
+        case 'w':
+          return this.killWord();
+        case 'h':
+          return this.back();
+        case 'm':
+        case 'j':
+          return this.submit();
+        default:
+          return 'none';
       }
     }
     switch (name) {
-      case 'return': case 'enter': return this.submit();
-      case 'backspace': return this.back();
-      case 'delete': return this.del();
-      case 'left': return this.move(this.pos - 1);
-      case 'right': return this.move(this.pos + 1);
-      case 'home': return this.move(0);
-      case 'end': return this.move(this.chars.length);
-      case 'up': case 'down': case 'pageup': case 'pagedown': case 'escape': case 'tab': return 'none';
-      default: break;
+      case 'return':
+      case 'enter':
+        return this.submit();
+      case 'backspace':
+        return this.back();
+      case 'delete':
+        return this.del();
+      case 'left':
+        return this.move(this.pos - 1);
+      case 'right':
+        return this.move(this.pos + 1);
+      case 'home':
+        return this.move(0);
+      case 'end':
+        return this.move(this.chars.length);
+      case 'up':
+      case 'down':
+      case 'pageup':
+      case 'pagedown':
+      case 'escape':
+      case 'tab':
+        return 'none';
+      default:
+        break;
     }
     if (k.meta) return 'none';
     const s = str ?? k.sequence ?? '';

@@ -35,13 +35,20 @@ export function toolLine(tool: string, input: unknown, text: string, t: ScreenTe
   const own = humanTool(tool);
   if (own !== null && !o.verbose) {
     switch (own) {
-      case 'ask': return null; // the question itself is printed by its ask event
-      case 'inbox': return null;
-      case 'submit_brief': return { mark: '+', role: 'answer', text: t.submittedBrief };
-      case 'submit_goal': return { mark: '+', role: 'answer', text: t.submittedGoal(Array.isArray(args.checks) ? args.checks.length : 0) };
-      case 'submit_verdict': return null; // the verdict line (with its pass count and cost) follows
-      case 'submit_handoff': return { mark: '#', role: 'note', text: t.wroteHandoff };
-      default: return { mark: '*', role: 'tool', text: own.replace(/_/g, ' ') };
+      case 'ask':
+        return null; // the question itself is printed by its ask event
+      case 'inbox':
+        return null;
+      case 'submit_brief':
+        return { mark: '+', role: 'answer', text: t.submittedBrief };
+      case 'submit_goal':
+        return { mark: '+', role: 'answer', text: t.submittedGoal(Array.isArray(args.checks) ? args.checks.length : 0) };
+      case 'submit_verdict':
+        return null; // the verdict line (with its pass count and cost) follows
+      case 'submit_handoff':
+        return { mark: '#', role: 'note', text: t.wroteHandoff };
+      default:
+        return { mark: '*', role: 'tool', text: own.replace(/_/g, ' ') };
     }
   }
   if (tool === 'Agent' || tool === 'Task') {

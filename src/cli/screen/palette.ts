@@ -5,8 +5,23 @@
  * through as flower's own) are ever produced.
  */
 export type Role =
-  | 'prose' | 'worker' | 'tool' | 'dispatch' | 'thinking' | 'question' | 'answer' | 'error' | 'warn'
-  | 'note' | 'banner' | 'ok' | 'live' | 'hint' | 'verdict-ok' | 'verdict-no' | 'path';
+  | 'prose'
+  | 'worker'
+  | 'tool'
+  | 'dispatch'
+  | 'thinking'
+  | 'question'
+  | 'answer'
+  | 'error'
+  | 'warn'
+  | 'note'
+  | 'banner'
+  | 'ok'
+  | 'live'
+  | 'hint'
+  | 'verdict-ok'
+  | 'verdict-no'
+  | 'path';
 
 /** [open, close] SGR parameters; close is specific so nested roles stay readable in a log viewer. */
 const SGR: Readonly<Record<Role, readonly [string, string]>> = {

@@ -110,7 +110,9 @@ export class Screen {
     if (this.owner && this.lease) {
       try {
         if (this.readLease()?.token === this.token) fs.unlinkSync(this.lease);
-      } catch { /* gone already */ }
+      } catch {
+        /* gone already */
+      }
     }
     openTokens.delete(this.token);
     this.owner = false;
@@ -164,7 +166,11 @@ export class Screen {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return true; // no lock dir: we are alone as far as we can tell
         const l = this.readLease();
         if (l && (l.pid === process.pid ? openTokens.has(l.token) : pidAlive(l.pid))) return false;
-        try { fs.unlinkSync(this.lease); } catch { /* raced */ }
+        try {
+          fs.unlinkSync(this.lease);
+        } catch {
+          /* raced */
+        }
       }
     }
     return false;
@@ -184,12 +190,20 @@ export class Screen {
 
   private writeLease(pid: number, rows: number, token: string): void {
     if (!this.lease) return;
-    try { fs.writeFileSync(this.lease, `${pid} ${rows} ${token}`, { mode: 0o600 }); } catch { /* the footer is cosmetic */ }
+    try {
+      fs.writeFileSync(this.lease, `${pid} ${rows} ${token}`, { mode: 0o600 });
+    } catch {
+      /* the footer is cosmetic */
+    }
   }
 
   private write(s: string): void {
     if (!s) return;
-    try { this.out.write(s); } catch { /* a closed terminal must not stop the run */ }
+    try {
+      this.out.write(s);
+    } catch {
+      /* a closed terminal must not stop the run */
+    }
   }
 }
 

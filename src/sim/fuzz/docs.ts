@@ -22,37 +22,67 @@ export function artifactFor(task: string, named: readonly string[]): string {
   return /markdown|md.?to.?html|md2html/i.test(task) ? 'md2html.mjs' : 'RESULT.md';
 }
 
-export interface BriefInput { goal: string; acceptance: string[]; boundaries: string[]; unknowns: string[] }
-export interface GoalInput { statement: string; checks: Array<{ text: string }> }
-export interface VerdictCheck { item: string; pass: boolean | null; evidence: string }
-export interface VerdictInput { state: 'achieved' | 'not_yet' | 'unreachable'; reason: string; checks: VerdictCheck[] }
-export interface HandoffInput { doing: string; decided: string; deadends: string; next: string; scene: string }
+export interface BriefInput {
+  goal: string;
+  acceptance: string[];
+  boundaries: string[];
+  unknowns: string[];
+}
+export interface GoalInput {
+  statement: string;
+  checks: Array<{ text: string }>;
+}
+export interface VerdictCheck {
+  item: string;
+  pass: boolean | null;
+  evidence: string;
+}
+export interface VerdictInput {
+  state: 'achieved' | 'not_yet' | 'unreachable';
+  reason: string;
+  checks: VerdictCheck[];
+}
+export interface HandoffInput {
+  doing: string;
+  decided: string;
+  deadends: string;
+  next: string;
+  scene: string;
+}
 
 export function briefFor(task: string, artifact: string): BriefInput {
   const p = profileOf(artifact, task);
-  const acceptance = p === 'md2html'
-    ? [`run node ${artifact} sample.md > sample.html, get <h1> for a "# " heading`, `run node ${artifact} sample.md, get <li> for "- " list lines`]
-    : p === 'listing'
-      ? [`open ${artifact}, see one line for every file in the workspace`]
-      : [`open ${artifact}, see it is not empty`];
+  const acceptance =
+    p === 'md2html'
+      ? [`run node ${artifact} sample.md > sample.html, get <h1> for a "# " heading`, `run node ${artifact} sample.md, get <li> for "- " list lines`]
+      : p === 'listing'
+        ? [`open ${artifact}, see one line for every file in the workspace`]
+        : [`open ${artifact}, see it is not empty`];
   return {
     goal: `${task.replace(/[.。]\s*$/, '')} — as ${artifact} in the workspace, for the person who asked`,
     acceptance,
     boundaries: ['no dependencies beyond what is already installed', 'touch only files inside the workspace'],
-    unknowns: [p === 'md2html' ? 'nobody said which markdown flavour; assumed headings, lists, paragraphs and inline code' : 'nobody said how detailed it must be; assumed one short line per item'],
+    unknowns: [
+      p === 'md2html'
+        ? 'nobody said which markdown flavour; assumed headings, lists, paragraphs and inline code'
+        : 'nobody said how detailed it must be; assumed one short line per item',
+    ],
   };
 }
 
 /** Checks a read-only judge can decide by reading files (each names the file it is about). */
 export function goalFor(task: string, artifact: string): GoalInput {
   const p = profileOf(artifact, task);
-  const checks = p === 'md2html'
-    ? [`${artifact} exists in the workspace and reads the markdown file named on its command line`,
-      `sample.html, made by node ${artifact} sample.md, has <h1> for the "# " heading of sample.md`,
-      `sample.html has <li> for the "- " list lines of sample.md`]
-    : p === 'listing'
-      ? [`${artifact} exists in the workspace and is not empty`, `${artifact} has one line per file in the workspace`]
-      : [`${artifact} exists in the workspace and is not empty`];
+  const checks =
+    p === 'md2html'
+      ? [
+          `${artifact} exists in the workspace and reads the markdown file named on its command line`,
+          `sample.html, made by node ${artifact} sample.md, has <h1> for the "# " heading of sample.md`,
+          `sample.html has <li> for the "- " list lines of sample.md`,
+        ]
+      : p === 'listing'
+        ? [`${artifact} exists in the workspace and is not empty`, `${artifact} has one line per file in the workspace`]
+        : [`${artifact} exists in the workspace and is not empty`];
   return { statement: `${artifact} does what was asked: ${task.replace(/[.。]\s*$/, '')}`, checks: checks.map((text) => ({ text })) };
 }
 
@@ -128,7 +158,10 @@ export const SAMPLE_MD = '# Sample\n\nSome *text* with `code`.\n\n- one\n- two\n
 /** The lines of a listing artifact: one per entry an `ls -A` printed (flower's own folders left out). */
 export function listingLines(lsOutput: string, artifact: string): string {
   const skip = new Set(['.flower', 'runs', artifact.split('/').at(-1)!]);
-  const names = lsOutput.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !skip.has(l) && !l.startsWith('<'));
+  const names = lsOutput
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !skip.has(l) && !l.startsWith('<'));
   const lines = names.map((n) => `- ${n}: a file of this project`);
   return `# Notes\n\n${lines.length ? lines.join('\n') : '- (no other files yet)'}\n`;
 }

@@ -6,7 +6,17 @@
  */
 import type { SimAnswerFields, SimItem, SimSseEvent, SimTextItem, SimToolCall, SimToolUseItem, SimUsage } from '../items.js';
 import { buildReply, replyEvents, replyMessage, splitEven, type SseEvent } from '../sse.js';
-import { briefMarkdown, filler, goalMarkdown, handoffMarkdown, verdictMarkdown, type BriefInput, type GoalInput, type HandoffInput, type VerdictInput } from './docs.js';
+import {
+  briefMarkdown,
+  filler,
+  goalMarkdown,
+  handoffMarkdown,
+  verdictMarkdown,
+  type BriefInput,
+  type GoalInput,
+  type HandoffInput,
+  type VerdictInput,
+} from './docs.js';
 import type { FaultKind, FuzzRole } from './options.js';
 import { messageCount, submitTool } from './read.js';
 import type { Draw } from './rng.js';
@@ -49,7 +59,12 @@ export interface FaultSpec {
   make: (f: FaultInput) => Faulted;
 }
 
-const KIND_OF_ROLE: Partial<Record<FuzzRole, 'brief' | 'goal' | 'verdict' | 'handoff'>> = { clarify: 'brief', goal: 'goal', judge: 'verdict', handoff: 'handoff' };
+const KIND_OF_ROLE: Partial<Record<FuzzRole, 'brief' | 'goal' | 'verdict' | 'handoff'>> = {
+  clarify: 'brief',
+  goal: 'goal',
+  judge: 'verdict',
+  handoff: 'handoff',
+};
 
 /** The answer item of a plan (text, or tool calls with an optional preamble). */
 export function planItem(plan: Plan, extra: SimAnswerFields = {}): SimTextItem | SimToolUseItem {
@@ -60,8 +75,11 @@ export function planItem(plan: Plan, extra: SimAnswerFields = {}): SimTextItem |
 const eventsOf = (plan: Plan, f: FaultInput, chunks = 1): SseEvent[] => replyEvents(buildReply(planItem(plan), f.ctx.call.body), chunks);
 const sse = (events: Array<SseEvent | SimSseEvent>, more: Partial<Extract<SimItem, { type: 'sse' }>> = {}): SimItem => ({ type: 'sse', events, ...more });
 const hasCall = (f: Pick<FaultInput, 'plan'>): boolean => f.plan.calls.length > 0;
-const messageWith = (f: FaultInput, content: unknown[], stop: string): Record<string, unknown> =>
-  ({ ...replyMessage(buildReply({ type: 'text', text: '' }, f.ctx.call.body)), content, stop_reason: stop });
+const messageWith = (f: FaultInput, content: unknown[], stop: string): Record<string, unknown> => ({
+  ...replyMessage(buildReply({ type: 'text', text: '' }, f.ctx.call.body)),
+  content,
+  stop_reason: stop,
+});
 
 /** Indexes of the events that carry block `index`'s tool input. */
 function inputEvents(events: SseEvent[], index: number): number[] {
@@ -75,7 +93,10 @@ const firstToolBlock = (events: SseEvent[]): number =>
 /** Replace block `index`'s input pieces with `json` (which need not parse), split in two pieces. */
 function withInputJson(events: SseEvent[], index: number, json: string): SseEvent[] {
   const at = inputEvents(events, index);
-  const pieces = splitEven(json, 2).map((partial_json) => ({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } } }));
+  const pieces = splitEven(json, 2).map((partial_json) => ({
+    event: 'content_block_delta',
+    data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } },
+  }));
   return [...events.slice(0, at[0]), ...pieces, ...events.slice(at.at(-1)! + 1)];
 }
 
@@ -102,14 +123,25 @@ function spoilFields(input: Record<string, unknown>, variant: string, draw: Draw
   const key = keys.length ? draw.pick(keys) : 'input';
   const checks = Array.isArray(out.checks) ? (out.checks as Array<Record<string, unknown>>) : [];
   switch (variant) {
-    case 'missing': delete out[key]; break;
-    case 'extra': Object.assign(out, { confidence: 0.9, notes: 'a field the schema does not have' }); break;
-    case 'wrong_type': out[key] = wrongType(out[key]); break;
-    case 'empty': out[key] = typeof out[key] === 'string' ? '' : Array.isArray(out[key]) ? [] : null; break;
+    case 'missing':
+      delete out[key];
+      break;
+    case 'extra':
+      Object.assign(out, { confidence: 0.9, notes: 'a field the schema does not have' });
+      break;
+    case 'wrong_type':
+      out[key] = wrongType(out[key]);
+      break;
+    case 'empty':
+      out[key] = typeof out[key] === 'string' ? '' : Array.isArray(out[key]) ? [] : null;
+      break;
     // the verdict-only ways to say "achieved" without having judged
-    case 'hollow': return { state: 'achieved', reason: '', checks: [] };
-    case 'no_evidence': return { ...out, state: 'achieved', reason: '', checks: checks.map((c) => ({ ...c, pass: true, evidence: '' })) };
-    case 'partial': return { ...out, state: 'achieved', reason: '', checks: checks.slice(0, 1).map((c) => ({ ...c, pass: true })) };
+    case 'hollow':
+      return { state: 'achieved', reason: '', checks: [] };
+    case 'no_evidence':
+      return { ...out, state: 'achieved', reason: '', checks: checks.map((c) => ({ ...c, pass: true, evidence: '' })) };
+    case 'partial':
+      return { ...out, state: 'achieved', reason: '', checks: checks.slice(0, 1).map((c) => ({ ...c, pass: true })) };
   }
   return out;
 }
@@ -119,9 +151,10 @@ function bloat(v: unknown, text: string): unknown {
   let best: { path: Array<string | number>; len: number } = { path: [], len: -1 };
   const walk = (x: unknown, at: Array<string | number>): void => {
     if (typeof x === 'string' && x.length > best.len) best = { path: at, len: x.length };
-    else if (Array.isArray(x)) x.forEach((y, i) => {
-      walk(y, [...at, i]);
-    });
+    else if (Array.isArray(x))
+      x.forEach((y, i) => {
+        walk(y, [...at, i]);
+      });
     else if (typeof x === 'object' && x !== null) for (const [k, y] of Object.entries(x)) walk(y, [...at, k]);
   };
   walk(v, []);
@@ -165,8 +198,14 @@ function prose(f: FaultInput): Faulted {
   const own = KIND_OF_ROLE[f.ctx.role];
   if (own && call?.name.endsWith(`submit_${own}`) && f.draw.chance(0.5)) {
     const input = call.input ?? {};
-    const md = own === 'brief' ? briefMarkdown(input as unknown as BriefInput) : own === 'goal' ? goalMarkdown(input as unknown as GoalInput)
-      : own === 'verdict' ? verdictMarkdown(input as unknown as VerdictInput) : handoffMarkdown(input as unknown as HandoffInput);
+    const md =
+      own === 'brief'
+        ? briefMarkdown(input as unknown as BriefInput)
+        : own === 'goal'
+          ? goalMarkdown(input as unknown as GoalInput)
+          : own === 'verdict'
+            ? verdictMarkdown(input as unknown as VerdictInput)
+            : handoffMarkdown(input as unknown as HandoffInput);
     return { variant: 'markdown', item: { type: 'text', text: md } };
   }
   const claims: Partial<Record<FuzzRole, string>> = {
@@ -186,13 +225,19 @@ function repeat(f: FaultInput): Faulted {
   }
   const n = f.draw.int(2, 5);
   const c = f.plan.calls[0]!;
-  return { variant: `parallel:${n}`, item: { type: 'tool_use', tools: Array.from({ length: n }, (): SimToolCall => ({ name: c.name, input: c.input ?? {} })) } };
+  return {
+    variant: `parallel:${n}`,
+    item: { type: 'tool_use', tools: Array.from({ length: n }, (): SimToolCall => ({ name: c.name, input: c.input ?? {} })) },
+  };
 }
 
 /** Stuck: the last call of the conversation made again, with the same input, whatever came back. */
 function stuck(f: FaultInput): Faulted {
   const last = f.ctx.all.at(-1)!;
-  return { variant: `again:${f.ctx.all.filter((c) => c.name === last.name && JSON.stringify(c.input) === JSON.stringify(last.input)).length}`, item: { type: 'tool_use', name: last.name, input: last.input } };
+  return {
+    variant: `again:${f.ctx.all.filter((c) => c.name === last.name && JSON.stringify(c.input) === JSON.stringify(last.input)).length}`,
+    item: { type: 'tool_use', name: last.name, input: last.input },
+  };
 }
 
 function maxTokensCut(f: FaultInput): Faulted {
@@ -205,7 +250,10 @@ function maxTokensCut(f: FaultInput): Faulted {
   const json = JSON.stringify(f.plan.calls[0]!.input ?? {});
   const cut = f.draw.int(1, Math.max(1, json.length - 2));
   const start = events.findIndex((e) => e.event === 'content_block_start' && e.data.index === index);
-  const piece = { event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(0, cut) } } };
+  const piece = {
+    event: 'content_block_delta',
+    data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(0, cut) } },
+  };
   const tail = [
     { event: 'content_block_stop', data: { type: 'content_block_stop', index } },
     { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'max_tokens', stop_sequence: null }, usage: { output_tokens: 4096 } } },
@@ -217,7 +265,11 @@ function maxTokensCut(f: FaultInput): Faulted {
 /** Events with no content block at all, ending with `stop`. */
 function bare(f: FaultInput, stop: string): SseEvent[] {
   const events = replyEvents(buildReply({ type: 'text', text: '' }, f.ctx.call.body));
-  return [events[0]!, { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 0 } } }, events.at(-1)!];
+  return [
+    events[0]!,
+    { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 0 } } },
+    events.at(-1)!,
+  ];
 }
 
 function unknownBlock(f: FaultInput): Faulted {
@@ -226,7 +278,8 @@ function unknownBlock(f: FaultInput): Faulted {
   const where = f.draw.pick(['leading', 'trailing'] as const);
   const blocks = events.filter((e) => e.event === 'content_block_start').length;
   const index = where === 'leading' ? 0 : blocks;
-  const shifted = where === 'leading' ? events.map((e) => (typeof e.data.index === 'number' ? { ...e, data: { ...e.data, index: e.data.index + 1 } } : e)) : events;
+  const shifted =
+    where === 'leading' ? events.map((e) => (typeof e.data.index === 'number' ? { ...e, data: { ...e.data, index: e.data.index + 1 } } : e)) : events;
   const block = { type, [type]: { text: 'progress: converting' } };
   const odd: SseEvent[] = [
     { event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type, [type]: {} } } },
@@ -242,12 +295,13 @@ function unknownBlock(f: FaultInput): Faulted {
 function usage(f: FaultInput): Faulted {
   const variant = f.draw.pick(['zero', 'huge', 'decreasing'] as const);
   const big = 1_000_000_000;
-  const u: Partial<SimUsage> = variant === 'zero'
-    ? { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
-    : variant === 'huge'
-      ? f.draw.pick([{ input_tokens: big }, { output_tokens: big }, { cache_read_input_tokens: big }])
-      // shrinks as the conversation grows: a gateway that reports per-chunk or resets its counters
-      : { input_tokens: Math.max(1, 150_000 - 7_000 * messageCount(f.ctx.call)), cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  const u: Partial<SimUsage> =
+    variant === 'zero'
+      ? { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
+      : variant === 'huge'
+        ? f.draw.pick([{ input_tokens: big }, { output_tokens: big }, { cache_read_input_tokens: big }])
+        : // shrinks as the conversation grows: a gateway that reports per-chunk or resets its counters
+          { input_tokens: Math.max(1, 150_000 - 7_000 * messageCount(f.ctx.call)), cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
   return { variant: variant === 'huge' ? `huge:${Object.keys(u)[0]}` : variant, item: planItem(f.plan, { usage: u }) };
 }
 
@@ -271,19 +325,34 @@ function slow(f: FaultInput): Faulted {
 export const FAULTS: Readonly<Record<FaultKind, FaultSpec>> = {
   prose: { weight: 8, describe: 'no tool call: prose (for a submitting role, half the time the document as markdown)', make: prose },
   bad_fields: {
-    weight: 10, describe: 'the tool call with a field missing / extra / wrong-typed / empty; a verdict also hollow, without evidence, or judging only some checks',
+    weight: 10,
+    describe: 'the tool call with a field missing / extra / wrong-typed / empty; a verdict also hollow, without evidence, or judging only some checks',
     applies: hasCall,
     make: (f) => {
       const c = f.plan.calls[0]!;
       const verdict = c.name.endsWith('submit_verdict');
-      const variant = f.draw.pick(verdict ? ['missing', 'extra', 'wrong_type', 'empty', 'hollow', 'no_evidence', 'partial'] : ['missing', 'extra', 'wrong_type', 'empty']);
+      const variant = f.draw.pick(
+        verdict ? ['missing', 'extra', 'wrong_type', 'empty', 'hollow', 'no_evidence', 'partial'] : ['missing', 'extra', 'wrong_type', 'empty'],
+      );
       return { variant, item: { type: 'tool_use', name: c.name, input: spoilFields(c.input ?? {}, variant, f.draw) } };
     },
   },
-  unknown_tool: { weight: 8, describe: 'a call of a tool that does not exist, is not offered to the role, or is another role\'s submit tool', make: unknownTool },
-  repeat: { weight: 7, describe: 'the same call 2–5 times in one answer, or the previous call made again', applies: (f) => hasCall(f) || f.ctx.all.length > 0, make: repeat },
+  unknown_tool: {
+    weight: 8,
+    describe: "a call of a tool that does not exist, is not offered to the role, or is another role's submit tool",
+    make: unknownTool,
+  },
+  repeat: {
+    weight: 7,
+    describe: 'the same call 2–5 times in one answer, or the previous call made again',
+    applies: (f) => hasCall(f) || f.ctx.all.length > 0,
+    make: repeat,
+  },
   bad_json: {
-    weight: 8, describe: 'a tool input whose streamed input_json_delta does not parse', streamOnly: true, applies: hasCall,
+    weight: 8,
+    describe: 'a tool input whose streamed input_json_delta does not parse',
+    streamOnly: true,
+    applies: hasCall,
     make: (f) => {
       const variant = f.draw.pick(Object.keys(CORRUPT));
       const events = eventsOf(f.plan, f);
@@ -292,7 +361,8 @@ export const FAULTS: Readonly<Record<FaultKind, FaultSpec>> = {
   },
   max_tokens_cut: { weight: 7, describe: 'stop_reason max_tokens in the middle of a tool_use input (or of the text)', streamOnly: true, make: maxTokensCut },
   empty: {
-    weight: 7, describe: 'an empty answer: no content block, an empty text, or only whitespace',
+    weight: 7,
+    describe: 'an empty answer: no content block, an empty text, or only whitespace',
     make: (f) => {
       const variant = f.draw.pick(['no_content', 'empty_text', 'whitespace'] as const);
       if (variant === 'no_content') return { variant, item: sse(bare(f, 'end_turn'), { message: messageWith(f, [], 'end_turn') }) };
@@ -300,7 +370,8 @@ export const FAULTS: Readonly<Record<FaultKind, FaultSpec>> = {
     },
   },
   refusal: {
-    weight: 6, describe: 'stop_reason refusal, with nothing or the start of the answer',
+    weight: 6,
+    describe: 'stop_reason refusal, with nothing or the start of the answer',
     make: (f) => {
       if (f.draw.chance(0.5)) return { variant: 'silent', item: sse(bare(f, 'refusal'), { message: messageWith(f, [], 'refusal') }) };
       const text = (f.plan.text ?? 'I will').slice(0, 40);
@@ -308,7 +379,8 @@ export const FAULTS: Readonly<Record<FaultKind, FaultSpec>> = {
     },
   },
   huge: {
-    weight: 4, describe: 'a 1–2 MB text answer, or a tool input with a 1–2 MB field',
+    weight: 4,
+    describe: 'a 1–2 MB text answer, or a tool input with a 1–2 MB field',
     make: (f) => {
       const bytes = f.draw.int(f.limits.hugeBytes[0], f.limits.hugeBytes[1]);
       if (!hasCall(f) || f.draw.chance(0.5)) return { variant: `text:${bytes}`, item: { type: 'text', text: filler(bytes), chunks: 64 } };
@@ -319,33 +391,45 @@ export const FAULTS: Readonly<Record<FaultKind, FaultSpec>> = {
   unknown_block: { weight: 6, describe: 'a content block of a type the client does not know, before or after the answer', make: unknownBlock },
   usage: { weight: 7, describe: 'usage numbers of 0, of 10^9, or shrinking as the conversation grows', make: usage },
   drop_mid: {
-    weight: 8, describe: 'the connection dropped mid-stream (after 1..n-1 events)', streamOnly: true,
+    weight: 8,
+    describe: 'the connection dropped mid-stream (after 1..n-1 events)',
+    streamOnly: true,
     make: (f) => {
       const n = eventsOf(f.plan, f, 4).length;
       const afterEvents = f.draw.int(1, n - 1);
-      const shape = hasCall(f) ? { as: 'tool_use' as const, tools: f.plan.calls, ...(f.plan.text !== undefined ? { text: f.plan.text } : {}) } : { as: 'text' as const, text: f.plan.text ?? '' };
+      const shape = hasCall(f)
+        ? { as: 'tool_use' as const, tools: f.plan.calls, ...(f.plan.text !== undefined ? { text: f.plan.text } : {}) }
+        : { as: 'text' as const, text: f.plan.text ?? '' };
       return { variant: `after:${afterEvents}/${n}`, item: { type: 'drop_mid', afterEvents, chunks: 4, dropNonStreaming: false, ...shape } };
     },
   },
   sse_error: {
-    weight: 7, describe: 'an SSE error event mid-stream (overloaded_error / api_error), then the stream ends', streamOnly: true,
+    weight: 7,
+    describe: 'an SSE error event mid-stream (overloaded_error / api_error), then the stream ends',
+    streamOnly: true,
     make: (f) => {
       const events = eventsOf(f.plan, f, 4);
       const at = f.draw.int(1, events.length - 2);
-      const [type, message] = f.draw.pick([['overloaded_error', 'Overloaded'], ['api_error', 'Internal server error']] as const);
+      const [type, message] = f.draw.pick([
+        ['overloaded_error', 'Overloaded'],
+        ['api_error', 'Internal server error'],
+      ] as const);
       return { variant: `${type}@${at}`, item: sse([...events.slice(0, at), { event: 'error', data: { type: 'error', error: { type, message } } }]) };
     },
   },
   slow: { weight: 4, describe: 'very slow tokens: many deltas with gaps, or one long gap (all bounded by maxDelayMs)', streamOnly: true, make: slow },
   http_error: {
-    weight: 3, describe: 'an HTTP error before any byte: 529 overloaded, 500, or 429 with retry-after',
+    weight: 3,
+    describe: 'an HTTP error before any byte: 529 overloaded, 500, or 429 with retry-after',
     make: (f) => {
       const status = f.draw.pick([529, 500, 429] as const);
       return { variant: String(status), item: { type: 'error', status, ...(status === 500 ? {} : { headers: { 'retry-after': '1' } }) } };
     },
   },
   stuck: {
-    weight: 3, conversation: true, applies: (f) => f.ctx.all.length > 0,
+    weight: 3,
+    conversation: true,
+    applies: (f) => f.ctx.all.length > 0,
     describe: 'a conversation stuck in a loop: from its first call on, every turn makes its last call again with the same input, refused or not',
     make: stuck,
   },

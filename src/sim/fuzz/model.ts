@@ -64,9 +64,22 @@ export function fingerprintOf(call: SimCall, role: FuzzRole = roleOf(call)): str
   // the whole conversation, not only its last message: the harness folds a resume prompt into an
   // earlier message and repeats the same last one, and that retry must not meet the same fault
   // with each message's blocks in a fixed order: parallel tools report back in the order they finish
-  const blocksText = (c: unknown): string => (Array.isArray(c) ? c.map((b) => contentText([b])).sort().join('\n') : contentText(c));
+  const blocksText = (c: unknown): string =>
+    Array.isArray(c)
+      ? c
+          .map((b) => contentText([b]))
+          .sort()
+          .join('\n')
+      : contentText(c);
   const all = (Array.isArray(call.body.messages) ? call.body.messages : []).map((m) => blocksText(m?.content)).join('\n');
-  return [role, `m${messageCount(call)}`, `r${retryCount(call)}`, call.stream ? 's' : 'j', `f${shortHash(stableText(call.firstUser))}`, `c${shortHash(stableText(all))}`].join('|');
+  return [
+    role,
+    `m${messageCount(call)}`,
+    `r${retryCount(call)}`,
+    call.stream ? 's' : 'j',
+    `f${shortHash(stableText(call.firstUser))}`,
+    `c${shortHash(stableText(all))}`,
+  ].join('|');
 }
 
 function decideResolved(call: SimCall, r: Resolved): { item: SimItem; decision: FuzzDecision } {
@@ -84,10 +97,12 @@ function decideResolved(call: SimCall, r: Resolved): { item: SimItem; decision: 
     fault = stuckOn;
     ({ item, variant } = FAULTS[stuckOn].make({ ctx, plan, draw, limits: r.limits }));
   } else if (r.roles.has(role) && draw.chance(r.rate)) {
-    const open: Partial<Record<FaultKind, number>> = Object.fromEntries(FAULT_KINDS.filter((k) => {
-      const spec = FAULTS[k];
-      return !spec.conversation && !(spec.streamOnly && !call.stream) && (spec.applies?.({ ctx, plan }) ?? true);
-    }).map((k) => [k, r.weights[k]]));
+    const open: Partial<Record<FaultKind, number>> = Object.fromEntries(
+      FAULT_KINDS.filter((k) => {
+        const spec = FAULTS[k];
+        return !spec.conversation && !(spec.streamOnly && !call.stream) && (spec.applies?.({ ctx, plan }) ?? true);
+      }).map((k) => [k, r.weights[k]]),
+    );
     fault = draw.weighted(open);
     if (fault) ({ item, variant } = FAULTS[fault].make({ ctx, plan, draw, limits: r.limits }));
   }
@@ -153,14 +168,18 @@ export function parseFuzzOptions(v: unknown, source = 'fuzz options'): FuzzOptio
   }
   if (v.only !== undefined) {
     const list = typeof v.only === 'string' ? [v.only] : v.only;
-    if (!Array.isArray(list) || list.length === 0 || !list.every(isKind)) bad('only', `must be a fault kind or a non-empty array of them: ${FAULT_KINDS.join(', ')}`);
+    if (!Array.isArray(list) || list.length === 0 || !list.every(isKind))
+      bad('only', `must be a fault kind or a non-empty array of them: ${FAULT_KINDS.join(', ')}`);
   }
-  if (v.roles !== undefined && !(Array.isArray(v.roles) && v.roles.every((x) => (FUZZ_ROLES as readonly unknown[]).includes(x)))) bad('roles', `must be an array of ${FUZZ_ROLES.join(', ')}`);
+  if (v.roles !== undefined && !(Array.isArray(v.roles) && v.roles.every((x) => (FUZZ_ROLES as readonly unknown[]).includes(x))))
+    bad('roles', `must be an array of ${FUZZ_ROLES.join(', ')}`);
   if (v.artifact !== undefined && (typeof v.artifact !== 'string' || v.artifact.trim() === '')) bad('artifact', 'must be a file name');
-  if (v.maxDelayMs !== undefined && !(Number.isInteger(v.maxDelayMs) && (v.maxDelayMs as number) >= 0 && (v.maxDelayMs as number) <= 600_000)) bad('maxDelayMs', 'must be an integer between 0 and 600000');
+  if (v.maxDelayMs !== undefined && !(Number.isInteger(v.maxDelayMs) && (v.maxDelayMs as number) >= 0 && (v.maxDelayMs as number) <= 600_000))
+    bad('maxDelayMs', 'must be an integer between 0 and 600000');
   if (v.hugeBytes !== undefined) {
     const h = v.hugeBytes;
-    if (!(Array.isArray(h) && h.length === 2 && h.every((x) => Number.isInteger(x) && x > 0) && h[0] <= h[1])) bad('hugeBytes', 'must be [min, max] byte counts, min ≤ max');
+    if (!(Array.isArray(h) && h.length === 2 && h.every((x) => Number.isInteger(x) && x > 0) && h[0] <= h[1]))
+      bad('hugeBytes', 'must be [min, max] byte counts, min ≤ max');
   }
   return v as unknown as FuzzOptions;
 }

@@ -5,8 +5,22 @@
  */
 
 export const FAULT_KINDS = [
-  'prose', 'bad_fields', 'unknown_tool', 'repeat', 'bad_json', 'max_tokens_cut', 'empty', 'refusal', 'huge',
-  'unknown_block', 'usage', 'drop_mid', 'sse_error', 'slow', 'http_error', 'stuck',
+  'prose',
+  'bad_fields',
+  'unknown_tool',
+  'repeat',
+  'bad_json',
+  'max_tokens_cut',
+  'empty',
+  'refusal',
+  'huge',
+  'unknown_block',
+  'usage',
+  'drop_mid',
+  'sse_error',
+  'slow',
+  'http_error',
+  'stuck',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

@@ -43,7 +43,7 @@ export interface SeenCall {
 
 type Message = { role?: unknown; content?: unknown };
 const messagesOf = (call: SimCall): Message[] => (Array.isArray(call.body.messages) ? call.body.messages.filter(isRecord) : []);
-const blocksOf = (m: Message): ApiContentBlock[] => (Array.isArray(m.content) ? m.content.filter(isRecord) as ApiContentBlock[] : []);
+const blocksOf = (m: Message): ApiContentBlock[] => (Array.isArray(m.content) ? (m.content.filter(isRecord) as ApiContentBlock[]) : []);
 const hasToolResult = (m: Message): boolean => blocksOf(m).some((b) => b.type === 'tool_result');
 
 /** Every tool call in the conversation, oldest first, each with its result. */
@@ -142,7 +142,9 @@ const BUILTIN_AGENTS = new Set(['claude', 'Explore', 'general-purpose', 'Plan', 
 
 /** The agent types declared by the workflow (not the harness's built-in ones), in listed order. */
 export function declaredAgents(call: SimCall): AgentType[] {
-  const text = messagesOf(call).map((m) => contentText(m.content)).join('\n');
+  const text = messagesOf(call)
+    .map((m) => contentText(m.content))
+    .join('\n');
   const at = text.indexOf('Available agent types for the Agent tool:');
   if (at < 0) return [];
   const out: AgentType[] = [];
@@ -150,7 +152,13 @@ export function declaredAgents(call: SimCall): AgentType[] {
     const m = /^- ([\w.-]+): .*?(?:\(Tools: ([^)]*)\))?$/.exec(line.trim());
     if (!m) break;
     if (BUILTIN_AGENTS.has(m[1]!)) continue;
-    out.push({ name: m[1]!, tools: (m[2] ?? '*').split(',').map((t) => t.trim()).filter(Boolean) });
+    out.push({
+      name: m[1]!,
+      tools: (m[2] ?? '*')
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    });
   }
   return out;
 }

@@ -6,12 +6,33 @@
 import path from 'node:path';
 import type { SimCall, SimToolCall } from '../items.js';
 import {
-  artifactFor, briefFor, briefMarkdown, goalFor, goalMarkdown, handoffFor, handoffMarkdown, listingLines, MD2HTML_SCRIPT,
-  profileOf, SAMPLE_MD, verdictMarkdown, type VerdictCheck, type VerdictInput,
+  artifactFor,
+  briefFor,
+  briefMarkdown,
+  goalFor,
+  goalMarkdown,
+  handoffFor,
+  handoffMarkdown,
+  listingLines,
+  MD2HTML_SCRIPT,
+  profileOf,
+  SAMPLE_MD,
+  verdictMarkdown,
+  type VerdictCheck,
+  type VerdictInput,
 } from './docs.js';
 import {
-  callsOf, checklistOf, declaredAgents, endsWithToolResult, filesNamedIn, promptCount, submitTool, turnCalls, turnPrompt,
-  workspaceOf, type SeenCall,
+  callsOf,
+  checklistOf,
+  declaredAgents,
+  endsWithToolResult,
+  filesNamedIn,
+  promptCount,
+  submitTool,
+  turnCalls,
+  turnPrompt,
+  workspaceOf,
+  type SeenCall,
 } from './read.js';
 import type { FuzzRole } from './options.js';
 import type { Draw } from './rng.js';
@@ -44,7 +65,11 @@ export function turnContext(call: SimCall, role: FuzzRole, pick: Draw, artifact?
 const say = (text: string, what = 'answer'): Plan => ({ text, calls: [], what });
 const use = (name: string, input: Record<string, unknown>, what: string = name): Plan => ({ calls: [{ name, input }], what });
 /** The first line of a tool result that is content (a Read's line numbers and the harness's reminders left out). */
-const firstLine = (s: string): string => s.split('\n').map((l) => l.replace(/^\s*\d+\t/, '').trim()).find((l) => l !== '' && !/^<\/?system-reminder/.test(l)) ?? '';
+const firstLine = (s: string): string =>
+  s
+    .split('\n')
+    .map((l) => l.replace(/^\s*\d+\t/, '').trim())
+    .find((l) => l !== '' && !/^<\/?system-reminder/.test(l)) ?? '';
 const clip = (s: string, n = 80): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** The request in one line: the ask, the task, or the brief's goal, whichever the prompt carries. */
@@ -103,21 +128,35 @@ function coordinate(ctx: TurnContext): Plan {
   const again = attempt > 1 ? [`This is attempt ${attempt}; the feedback on the last one: ${clip(turnPrompt(ctx.call).replace(/\s+/g, ' '), 300)}`] : [];
   if (reports.length >= team.length || dispatched.length - reports.length >= 3) {
     const conclusion = /Conclusion: (.*)/.exec(lastReport)?.[1] ?? clip(firstLine(lastReport));
-    return say(`Done${attempt > 1 ? ` (attempt ${attempt})` : ''}: ${artifact} is in the workspace.\nEvidence: the worker reports: ${conclusion}\nOutputs: ${artifact}\nUnverified: none`, 'report');
+    return say(
+      `Done${attempt > 1 ? ` (attempt ${attempt})` : ''}: ${artifact} is in the workspace.\nEvidence: the worker reports: ${conclusion}\nOutputs: ${artifact}\nUnverified: none`,
+      'report',
+    );
   }
   const next = team[reports.length]!;
   const reads = !next.tools.includes('*') && !next.tools.includes('Write');
   const task = taskOf(ctx.call.firstUser);
   const prompt = [
-    `Task: ${task}`, `Workspace: ${ctx.ws}`, `Artifact: ${artifact}`,
-    reads ? 'List what is in the workspace and report the files with their paths; change nothing.' : `Make ${artifact}, run or read it to check it, and report.`,
+    `Task: ${task}`,
+    `Workspace: ${ctx.ws}`,
+    `Artifact: ${artifact}`,
+    reads
+      ? 'List what is in the workspace and report the files with their paths; change nothing.'
+      : `Make ${artifact}, run or read it to check it, and report.`,
     ...(lastReport ? [`What the previous worker found: ${clip(lastReport.replace(/\s+/g, ' '), 400)}`] : []),
     ...again,
   ].join('\n');
-  return use('Agent', { description: `${reads ? 'survey' : 'make'} ${path.basename(artifact)}`, subagent_type: next.name, prompt, run_in_background: false }, `dispatch ${next.name}`);
+  return use(
+    'Agent',
+    { description: `${reads ? 'survey' : 'make'} ${path.basename(artifact)}`, subagent_type: next.name, prompt, run_in_background: false },
+    `dispatch ${next.name}`,
+  );
 }
 
-interface WorkStep { call: SimToolCall; done: (c: SeenCall) => boolean }
+interface WorkStep {
+  call: SimToolCall;
+  done: (c: SeenCall) => boolean;
+}
 
 const bashStep = (command: string, description: string): WorkStep => ({
   call: { name: 'Bash', input: { command, description } },
@@ -125,21 +164,28 @@ const bashStep = (command: string, description: string): WorkStep => ({
 });
 
 function writeStep(file: string, content: string, via: 'Write' | 'Bash'): WorkStep {
-  const call: SimToolCall = via === 'Write'
-    ? { name: 'Write', input: { file_path: file, content } }
-    : { name: 'Bash', input: { command: `cat > '${file}' <<'FUZZ_EOF'\n${content}FUZZ_EOF`, description: `write ${path.basename(file)}` } };
-  return { call, done: (c) => (c.name === 'Write' && c.input.file_path === file) || (c.name === 'Bash' && String(c.input.command ?? '').startsWith(`cat > '${file}'`)) };
+  const call: SimToolCall =
+    via === 'Write'
+      ? { name: 'Write', input: { file_path: file, content } }
+      : { name: 'Bash', input: { command: `cat > '${file}' <<'FUZZ_EOF'\n${content}FUZZ_EOF`, description: `write ${path.basename(file)}` } };
+  return {
+    call,
+    done: (c) => (c.name === 'Write' && c.input.file_path === file) || (c.name === 'Bash' && String(c.input.command ?? '').startsWith(`cat > '${file}'`)),
+  };
 }
 
 /** The steps that make the artifact, by profile; a listing needs the `ls` result first. */
 function recipe(ctx: TurnContext, file: string, via: 'Write' | 'Bash'): WorkStep[] {
   const dir = path.dirname(file);
   const profile = profileOf(path.basename(file), taskOf(ctx.call.firstUser));
-  const check = ctx.call.tools.includes('Bash') ? bashStep(`cat '${file}'`, 'check it') : { call: { name: 'Read', input: { file_path: file } }, done: (c: SeenCall) => c.name === 'Read' && c.input.file_path === file };
+  const check = ctx.call.tools.includes('Bash')
+    ? bashStep(`cat '${file}'`, 'check it')
+    : { call: { name: 'Read', input: { file_path: file } }, done: (c: SeenCall) => c.name === 'Read' && c.input.file_path === file };
   if (profile === 'md2html') {
     const sample = path.join(dir, 'sample.md');
     return [
-      writeStep(file, MD2HTML_SCRIPT, via), writeStep(sample, SAMPLE_MD, via),
+      writeStep(file, MD2HTML_SCRIPT, via),
+      writeStep(sample, SAMPLE_MD, via),
       bashStep(`cd '${dir}' && node ${path.basename(file)} sample.md > sample.html && cat sample.html`, 'convert the sample'),
     ];
   }
@@ -155,7 +201,7 @@ function work(ctx: TurnContext): Plan {
   const ws = /^Workspace: (\S+)/m.exec(ctx.call.firstUser)?.[1] ?? ctx.ws;
   const file = /^Artifact: (\S+)/m.exec(ctx.call.firstUser)?.[1] ?? path.join(ws, artifactOf(ctx));
   const tools = ctx.call.tools;
-  if (!tools.includes('Write') && !tools.includes('Bash') || /change nothing/.test(ctx.call.firstUser)) return survey(ctx, ws);
+  if ((!tools.includes('Write') && !tools.includes('Bash')) || /change nothing/.test(ctx.call.firstUser)) return survey(ctx, ws);
   const via = !tools.includes('Write') ? 'Bash' : !tools.includes('Bash') ? 'Write' : ctx.pick.pick(['Write', 'Bash'] as const);
   const steps = recipe(ctx, file, via);
   const next = steps.find((s) => !ctx.all.some(s.done));
@@ -163,16 +209,27 @@ function work(ctx: TurnContext): Plan {
   const failed = steps.map((s) => ctx.all.find(s.done)).find((c) => c?.result?.isError);
   const last = ctx.all.find(steps.at(-1)!.done);
   const conclusion = failed ? `${file} is not done: ${failed.name} failed (${clip(firstLine(failed.result!.text))})` : `${file} is written and checked.`;
-  const evidence = last ? `${last.name} ${clip(String(last.input.command ?? last.input.file_path ?? ''), 60)} → ${clip(firstLine(last.result?.text ?? ''))}` : 'none';
+  const evidence = last
+    ? `${last.name} ${clip(String(last.input.command ?? last.input.file_path ?? ''), 60)} → ${clip(firstLine(last.result?.text ?? ''))}`
+    : 'none';
   return say(`Conclusion: ${conclusion}\nEvidence: ${evidence}\nOutputs: ${file}\nUnverified: none`, 'report');
 }
 
 /** A read-only worker: look, then report what is there. */
 function survey(ctx: TurnContext, ws: string): Plan {
   const looked = ctx.all.find((c) => (c.name === 'Bash' || c.name === 'Glob') && c.result);
-  if (!looked) return ctx.call.tools.includes('Bash') ? use('Bash', { command: `ls -A '${ws}'`, description: 'list the workspace' }, 'survey') : use('Glob', { pattern: '*', path: ws }, 'survey');
-  const names = looked.result!.text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('<'));
-  return say(`Conclusion: the workspace holds ${names.length} entries.\nEvidence: ${looked.name} → ${clip(names.join(', '), 300)}\nOutputs: none (read only)\nUnverified: none`, 'report');
+  if (!looked)
+    return ctx.call.tools.includes('Bash')
+      ? use('Bash', { command: `ls -A '${ws}'`, description: 'list the workspace' }, 'survey')
+      : use('Glob', { pattern: '*', path: ws }, 'survey');
+  const names = looked
+    .result!.text.split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('<'));
+  return say(
+    `Conclusion: the workspace holds ${names.length} entries.\nEvidence: ${looked.name} → ${clip(names.join(', '), 300)}\nOutputs: none (read only)\nUnverified: none`,
+    'report',
+  );
 }
 
 /** Read every file the checklist names, then judge each item from what was read. */
@@ -197,22 +254,30 @@ const emptyRead = (t: string): boolean => t.trim() === '' || /empty contents|fil
 export function verdictFrom(items: readonly string[], reads: readonly SeenCall[], abs: (f: string) => string): VerdictInput {
   const checks: VerdictCheck[] = items.map((item) => {
     const named = filesNamedIn(item).map(abs);
-    const readOf = (f: string): SeenCall | undefined => reads.find((r) => r.input.file_path === f && !r.result!.isError) ?? reads.find((r) => r.input.file_path === f);
+    const readOf = (f: string): SeenCall | undefined =>
+      reads.find((r) => r.input.file_path === f && !r.result!.isError) ?? reads.find((r) => r.input.file_path === f);
     const seen = named.length ? named.map(readOf) : reads.slice(0, 1);
     const needles = item.match(/<[a-z][a-z0-9]*>/g) ?? [];
     const readOk = seen.length > 0 && seen.every((r) => r?.result && !r.result.isError && !emptyRead(r.result.text));
     const found = needles.filter((n) => seen.some((r) => r?.result?.text.includes(n)));
     const pass = readOk && found.length === needles.length;
-    const what = seen.map((r, i) => (r?.result
-      ? `${r.name} ${path.basename(String(r.input.file_path ?? r.input.path ?? ''))}: ${r.result.isError ? 'error: ' : ''}${clip(firstLine(r.result.text), 60) || '(empty)'}`
-      : `${path.basename(named[i] ?? '?')} was not read`));
-    if (needles.length) what.push(`${needles.join(' ')} ${found.length === needles.length ? 'found' : `missing ${needles.filter((n) => !found.includes(n)).join(' ')}`}`);
+    const what = seen.map((r, i) =>
+      r?.result
+        ? `${r.name} ${path.basename(String(r.input.file_path ?? r.input.path ?? ''))}: ${r.result.isError ? 'error: ' : ''}${clip(firstLine(r.result.text), 60) || '(empty)'}`
+        : `${path.basename(named[i] ?? '?')} was not read`,
+    );
+    if (needles.length)
+      what.push(`${needles.join(' ')} ${found.length === needles.length ? 'found' : `missing ${needles.filter((n) => !found.includes(n)).join(' ')}`}`);
     return { item, pass, evidence: what.join('; ') };
   });
   const failed = checks.filter((c) => !c.pass);
   return {
     state: checks.length > 0 && failed.length === 0 ? 'achieved' : 'not_yet',
-    reason: failed.length ? `${failed.length} of ${checks.length} checks failed: ${failed.map((c) => c.item).join('; ')}` : (checks.length ? '' : 'the prompt shows no checklist'),
+    reason: failed.length
+      ? `${failed.length} of ${checks.length} checks failed: ${failed.map((c) => c.item).join('; ')}`
+      : checks.length
+        ? ''
+        : 'the prompt shows no checklist',
     checks,
   };
 }
@@ -225,13 +290,20 @@ function handoff(ctx: TurnContext): Plan {
 /** The plausible turn for this request. */
 export function plausible(ctx: TurnContext): Plan {
   switch (ctx.role) {
-    case 'clarify': return clarify(ctx);
-    case 'goal': return goal(ctx);
-    case 'coordinator': return coordinate(ctx);
-    case 'worker': return work(ctx);
-    case 'judge': return judge(ctx);
-    case 'handoff': return handoff(ctx);
-    default: return say('OK.');
+    case 'clarify':
+      return clarify(ctx);
+    case 'goal':
+      return goal(ctx);
+    case 'coordinator':
+      return coordinate(ctx);
+    case 'worker':
+      return work(ctx);
+    case 'judge':
+      return judge(ctx);
+    case 'handoff':
+      return handoff(ctx);
+    default:
+      return say('OK.');
   }
 }
 
@@ -240,9 +312,12 @@ export function documentFor(ctx: TurnContext, kind: 'brief' | 'goal' | 'verdict'
   const task = taskOf(ctx.call.firstUser);
   const artifact = artifactOf(ctx);
   switch (kind) {
-    case 'brief': return { ...briefFor(task, artifact) };
-    case 'goal': return { ...goalFor(task, artifact) };
-    case 'handoff': return { ...handoffFor(artifact) };
+    case 'brief':
+      return { ...briefFor(task, artifact) };
+    case 'goal':
+      return { ...goalFor(task, artifact) };
+    case 'handoff':
+      return { ...handoffFor(artifact) };
     case 'verdict': {
       const items = checklistOf(ctx.call.firstUser);
       const checks = (items.length ? items : [`${artifact} exists`]).map((item) => ({ item, pass: true, evidence: `looked at ${artifact}` }));

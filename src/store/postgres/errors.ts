@@ -3,14 +3,7 @@
 // person can tell "the server is down" from "the password is wrong" from "create the database".
 import { StoreError } from '../../errors.js';
 
-export type PgFailure =
-  | 'bad-url'
-  | 'unreachable'
-  | 'auth'
-  | 'no-database'
-  | 'permission'
-  | 'future-version'
-  | 'foreign-schema';
+export type PgFailure = 'bad-url' | 'unreachable' | 'auth' | 'no-database' | 'permission' | 'future-version' | 'foreign-schema';
 
 /** Where a store points, for messages: never the password. */
 export interface PgTarget {
@@ -40,9 +33,7 @@ export class PgStoreError extends StoreError {
 }
 
 // node's socket errors that mean "no server answered there (now)".
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ECONNABORTED',
-]);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ECONNABORTED']);
 // SQLSTATEs: class 08 (connection exception) and the server going away under us.
 const GONE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 
@@ -67,16 +58,36 @@ export function asPgStoreError(e: unknown, t: PgTarget): unknown {
   const code = codeOf(e);
   const why = e instanceof Error ? e.message : String(e);
   if (isConnectionLoss(e)) {
-    return new PgStoreError('unreachable', `cannot reach PostgreSQL at ${t.host}:${t.port} (${code ?? why}; connection lost); is the server running and FLOWER_STORE right?`, t, { cause: e });
+    return new PgStoreError(
+      'unreachable',
+      `cannot reach PostgreSQL at ${t.host}:${t.port} (${code ?? why}; connection lost); is the server running and FLOWER_STORE right?`,
+      t,
+      { cause: e },
+    );
   }
   if (code === '28P01' || code === '28000') {
-    return new PgStoreError('auth', `PostgreSQL at ${t.host}:${t.port} refused user "${t.user}": wrong password or no access (${code}); check the user and password in FLOWER_STORE`, t, { cause: e });
+    return new PgStoreError(
+      'auth',
+      `PostgreSQL at ${t.host}:${t.port} refused user "${t.user}": wrong password or no access (${code}); check the user and password in FLOWER_STORE`,
+      t,
+      { cause: e },
+    );
   }
   if (code === '3D000') {
-    return new PgStoreError('no-database', `database "${t.database}" does not exist on ${t.host}:${t.port}; create it first (createdb ${t.database}) — flower creates its own tables, not the database`, t, { cause: e });
+    return new PgStoreError(
+      'no-database',
+      `database "${t.database}" does not exist on ${t.host}:${t.port}; create it first (createdb ${t.database}) — flower creates its own tables, not the database`,
+      t,
+      { cause: e },
+    );
   }
   if (code === '42501') {
-    return new PgStoreError('permission', `user "${t.user}" has no permission for flower's tables in ${at} (${why}); grant it CREATE on the database, or USAGE and table rights on schema flower`, t, { cause: e });
+    return new PgStoreError(
+      'permission',
+      `user "${t.user}" has no permission for flower's tables in ${at} (${why}); grant it CREATE on the database, or USAGE and table rights on schema flower`,
+      t,
+      { cause: e },
+    );
   }
   return e;
 }

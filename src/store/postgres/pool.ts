@@ -28,7 +28,12 @@ export function targetOf(url: string): PgTarget {
   const host = q.get('host') ?? (decodeURIComponent(u.hostname).replace(/^\[|\]$/g, '') || 'localhost');
   const database = decodeURIComponent(u.pathname.replace(/^\//, '')) || q.get('dbname') || decodeURIComponent(u.username) || 'postgres';
   if (database.includes('/')) throw new PgStoreError('bad-url', `FLOWER_STORE names the database "${database}"; use postgres://host:port/database`, undefined);
-  return { host, port: Number(u.port || q.get('port') || 5432), database, user: decodeURIComponent(u.username) || process.env.PGUSER || process.env.USER || 'postgres' };
+  return {
+    host,
+    port: Number(u.port || q.get('port') || 5432),
+    database,
+    user: decodeURIComponent(u.username) || process.env.PGUSER || process.env.USER || 'postgres',
+  };
 }
 
 /** The URL with its password replaced, for logs and `describe()`. */

@@ -9,9 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { writeJsonAtomic, processStartTime } from '../../state/index.js';
-import type {
-  AcquireOptions, LineageRecord, LockHolder, ManifestRow, NoticeSink, RunLockResult, RunRecords,
-} from '../../state/index.js';
+import type { AcquireOptions, LineageRecord, LockHolder, ManifestRow, NoticeSink, RunLockResult, RunRecords } from '../../state/index.js';
 import { asPgStoreError } from './errors.js';
 import { acquirePool, inTransaction, releasePool, retryOnLoss, withClient, redactUrl, type SharedPool } from './pool.js';
 import { ensureSchema } from './schema.js';
@@ -30,7 +28,11 @@ export class PostgresRunRecords implements RunRecords {
   private closed = false;
   private readonly waitMs: number;
 
-  constructor(readonly url: string, readonly project: string, o: { waitMs?: number } = {}) {
+  constructor(
+    readonly url: string,
+    readonly project: string,
+    o: { waitMs?: number } = {},
+  ) {
     this.shared = acquirePool(url);
     this.where = `${redactUrl(url)} (project ${project})`;
     this.waitMs = o.waitMs ?? RECORDS_WAIT_MS;
@@ -42,21 +44,35 @@ export class PostgresRunRecords implements RunRecords {
 
   /** The server dropping mid-run is waited out like a network loss: the write is retried, in order. */
   private patient<T>(fn: () => Promise<T>): Promise<T> {
-    return retryOnLoss(async () => {
-      await this.ready();
-      return fn();
-    }, this.waitMs, () => this.closed);
+    return retryOnLoss(
+      async () => {
+        await this.ready();
+        return fn();
+      },
+      this.waitMs,
+      () => this.closed,
+    );
   }
 
-  private async read(c: pg.PoolClient | pg.Pool): Promise<{ woke: number; workspace: string | null; workbench: string | null; steps: Record<string, string> } | null> {
-    const w = await c.query<{ woke: number; workspace: string; workbench: string | null }>(
-      { name: 'flower_wakes_get', text: 'SELECT woke, workspace, workbench FROM flower.wakes WHERE project = $1', values: [this.project] });
-    const s = await c.query<{ step: string; session_id: string }>(
-      { name: 'flower_lineage_get', text: 'SELECT step, session_id FROM flower.lineage WHERE project = $1 ORDER BY step COLLATE "C"', values: [this.project] });
+  private async read(
+    c: pg.PoolClient | pg.Pool,
+  ): Promise<{ woke: number; workspace: string | null; workbench: string | null; steps: Record<string, string> } | null> {
+    const w = await c.query<{ woke: number; workspace: string; workbench: string | null }>({
+      name: 'flower_wakes_get',
+      text: 'SELECT woke, workspace, workbench FROM flower.wakes WHERE project = $1',
+      values: [this.project],
+    });
+    const s = await c.query<{ step: string; session_id: string }>({
+      name: 'flower_lineage_get',
+      text: 'SELECT step, session_id FROM flower.lineage WHERE project = $1 ORDER BY step COLLATE "C"',
+      values: [this.project],
+    });
     if (w.rows.length === 0 && s.rows.length === 0) return null;
     const row = w.rows[0];
     return {
-      woke: row?.woke ?? 0, workspace: row?.workspace ?? null, workbench: row?.workbench ?? null,
+      woke: row?.woke ?? 0,
+      workspace: row?.workspace ?? null,
+      workbench: row?.workbench ?? null,
       steps: Object.fromEntries(s.rows.map((r) => [r.step, r.session_id])),
     };
   }
@@ -74,75 +90,89 @@ export class PostgresRunRecords implements RunRecords {
   }
 
   updateLineage(workspace: string, change: (d: LineageRecord) => void, _o?: { onNotice?: NoticeSink }): Promise<LineageRecord> {
-    return this.patient(() => inTransaction(this.shared, async (c) => {
-      // serialises read-change-write per project; the writes themselves touch only changed rows
-      await c.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LINEAGE_LOCK, this.project]);
-      const d = await this.read(c);
-      const before = d ? this.record(workspace, d) : { version: 1 as const, workspace, woke: 0, steps: {} };
-      const next: LineageRecord = { ...before, steps: { ...before.steps } };
-      change(next);
-      for (const [step, sid] of Object.entries(next.steps)) {
-        if (before.steps[step] === sid) continue;
-        await c.query({
-          name: 'flower_lineage_put',
-          text: `INSERT INTO flower.lineage(project, step, session_id, workspace) VALUES($1, $2, $3, $4)
+    return this.patient(() =>
+      inTransaction(this.shared, async (c) => {
+        // serialises read-change-write per project; the writes themselves touch only changed rows
+        await c.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LINEAGE_LOCK, this.project]);
+        const d = await this.read(c);
+        const before = d ? this.record(workspace, d) : { version: 1 as const, workspace, woke: 0, steps: {} };
+        const next: LineageRecord = { ...before, steps: { ...before.steps } };
+        change(next);
+        for (const [step, sid] of Object.entries(next.steps)) {
+          if (before.steps[step] === sid) continue;
+          await c.query({
+            name: 'flower_lineage_put',
+            text: `INSERT INTO flower.lineage(project, step, session_id, workspace) VALUES($1, $2, $3, $4)
                  ON CONFLICT(project, step) DO UPDATE SET session_id = excluded.session_id, workspace = excluded.workspace, updated_at = now()`,
-          values: [this.project, step, sid, workspace],
-        });
-      }
-      const gone = Object.keys(before.steps).filter((s) => !(s in next.steps));
-      if (gone.length > 0) await c.query('DELETE FROM flower.lineage WHERE project = $1 AND step = ANY($2::text[])', [this.project, gone]);
-      if (!d || next.woke !== before.woke || next.workbench !== before.workbench || d.workspace !== workspace) {
-        await c.query({
-          name: 'flower_wakes_put',
-          text: `INSERT INTO flower.wakes(project, woke, workspace, workbench) VALUES($1, $2, $3, $4)
+            values: [this.project, step, sid, workspace],
+          });
+        }
+        const gone = Object.keys(before.steps).filter((s) => !(s in next.steps));
+        if (gone.length > 0) await c.query('DELETE FROM flower.lineage WHERE project = $1 AND step = ANY($2::text[])', [this.project, gone]);
+        if (!d || next.woke !== before.woke || next.workbench !== before.workbench || d.workspace !== workspace) {
+          await c.query({
+            name: 'flower_wakes_put',
+            text: `INSERT INTO flower.wakes(project, woke, workspace, workbench) VALUES($1, $2, $3, $4)
                  ON CONFLICT(project) DO UPDATE SET woke = excluded.woke, workspace = excluded.workspace, workbench = excluded.workbench, updated_at = now()`,
-          values: [this.project, next.woke, workspace, next.workbench ?? null],
-        });
-      }
-      next.version = 1;
-      return next;
-    }));
+            values: [this.project, next.woke, workspace, next.workbench ?? null],
+          });
+        }
+        next.version = 1;
+        return next;
+      }),
+    );
   }
 
   /** `--new`: the lineage is written as lineage.json into `into` (next to the archived notes), then cleared. */
   archiveLineage(workspace: string, into: string): Promise<string | null> {
-    return this.patient(() => inTransaction(this.shared, async (c) => {
-      await c.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LINEAGE_LOCK, this.project]);
-      const d = await this.read(c);
-      if (!d) return null;
-      fs.mkdirSync(into, { recursive: true });
-      const file = path.join(into, 'lineage.json');
-      writeJsonAtomic(file, { ...this.record(workspace, d), project: this.project });
-      await c.query('DELETE FROM flower.lineage WHERE project = $1', [this.project]);
-      await c.query('DELETE FROM flower.wakes WHERE project = $1', [this.project]);
-      return file;
-    }));
+    return this.patient(() =>
+      inTransaction(this.shared, async (c) => {
+        await c.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LINEAGE_LOCK, this.project]);
+        const d = await this.read(c);
+        if (!d) return null;
+        fs.mkdirSync(into, { recursive: true });
+        const file = path.join(into, 'lineage.json');
+        writeJsonAtomic(file, { ...this.record(workspace, d), project: this.project });
+        await c.query('DELETE FROM flower.lineage WHERE project = $1', [this.project]);
+        await c.query('DELETE FROM flower.wakes WHERE project = $1', [this.project]);
+        return file;
+      }),
+    );
   }
 
   async upsertRows(run: string, rows: readonly ManifestRow[], _o?: { onNotice?: NoticeSink }): Promise<void> {
-    await this.patient(() => inTransaction(this.shared, async (c) => {
-      await c.query({ name: 'flower_manifest_trim', text: 'DELETE FROM flower.manifest WHERE run = $1 AND idx >= $2', values: [run, rows.length] });
-      if (rows.length === 0) return;
-      await c.query({
-        name: 'flower_manifest_put',
-        text: `INSERT INTO flower.manifest(run, idx, project, step, started_at, row)
+    await this.patient(() =>
+      inTransaction(this.shared, async (c) => {
+        await c.query({ name: 'flower_manifest_trim', text: 'DELETE FROM flower.manifest WHERE run = $1 AND idx >= $2', values: [run, rows.length] });
+        if (rows.length === 0) return;
+        await c.query({
+          name: 'flower_manifest_put',
+          text: `INSERT INTO flower.manifest(run, idx, project, step, started_at, row)
                SELECT $1, i, $2, s, t, r FROM unnest($3::int[], $4::text[], $5::text[], $6::text[]) AS x(i, s, t, r)
                ON CONFLICT(run, idx) DO UPDATE SET project = excluded.project, step = excluded.step, started_at = excluded.started_at, row = excluded.row`,
-        values: [run, this.project, rows.map((_, i) => i), rows.map((r) => r.step), rows.map((r) => r.started_at), rows.map((r) => JSON.stringify(r))],
-      });
-    }));
+          values: [run, this.project, rows.map((_, i) => i), rows.map((r) => r.step), rows.map((r) => r.started_at), rows.map((r) => JSON.stringify(r))],
+        });
+      }),
+    );
   }
 
   async readRows(): Promise<ManifestRow[]> {
-    const r = await this.patient(() => withClient(this.shared, (c) => c.query<{ row: string }>({
-      name: 'flower_manifest_get',
-      text: 'SELECT row FROM flower.manifest WHERE project = $1 ORDER BY started_at, run, idx',
-      values: [this.project],
-    })));
+    const r = await this.patient(() =>
+      withClient(this.shared, (c) =>
+        c.query<{ row: string }>({
+          name: 'flower_manifest_get',
+          text: 'SELECT row FROM flower.manifest WHERE project = $1 ORDER BY started_at, run, idx',
+          values: [this.project],
+        }),
+      ),
+    );
     const out: ManifestRow[] = [];
     for (const { row } of r.rows) {
-      try { out.push(JSON.parse(row) as ManifestRow); } catch { /* not ours to fix: skipped, like a damaged file */ }
+      try {
+        out.push(JSON.parse(row) as ManifestRow);
+      } catch {
+        /* not ours to fix: skipped, like a damaged file */
+      }
     }
     return out;
   }
@@ -156,9 +186,14 @@ export class PostgresRunRecords implements RunRecords {
     const r = await c.query<{ holder: string }>(
       `SELECT h.holder FROM flower.runlock h WHERE h.project = $1 AND EXISTS (
          SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $2 AND l.objid = hashtext($1)::oid AND l.objsubid = 2)`,
-      [this.project, RUN_LOCK]);
+      [this.project, RUN_LOCK],
+    );
     if (!r.rows[0]) return null;
-    try { return JSON.parse(r.rows[0].holder) as LockHolder; } catch { return null; }
+    try {
+      return JSON.parse(r.rows[0].holder) as LockHolder;
+    } catch {
+      return null;
+    }
   }
 
   async acquireRunLock(o: AcquireOptions = {}): Promise<RunLockResult> {
@@ -186,8 +221,11 @@ export class PostgresRunRecords implements RunRecords {
         await new Promise((r) => setTimeout(r, poll));
       }
       const me: LockHolder = { pid: process.pid, startedAt: processStartTime(process.pid), host: os.hostname(), since: new Date().toISOString() };
-      await client.query(`INSERT INTO flower.runlock(project, holder) VALUES($1, $2)
-        ON CONFLICT(project) DO UPDATE SET holder = excluded.holder`, [this.project, JSON.stringify(me)]);
+      await client.query(
+        `INSERT INTO flower.runlock(project, holder) VALUES($1, $2)
+        ON CONFLICT(project) DO UPDATE SET holder = excluded.holder`,
+        [this.project, JSON.stringify(me)],
+      );
       let released = false;
       return {
         holder: me,

@@ -81,15 +81,19 @@ async function versionOf(c: pg.PoolClient): Promise<number | null> {
 
 function refuseFuture(p: SharedPool, v: number): void {
   if (v > PG_SCHEMA_VERSION) {
-    throw new PgStoreError('future-version',
-      `the flower schema in ${targetText(p.target)} has version ${v}, this flower understands up to ${PG_SCHEMA_VERSION}; upgrade flower to use it`, p.target);
+    throw new PgStoreError(
+      'future-version',
+      `the flower schema in ${targetText(p.target)} has version ${v}, this flower understands up to ${PG_SCHEMA_VERSION}; upgrade flower to use it`,
+      p.target,
+    );
   }
 }
 
 async function foreignTables(c: pg.PoolClient): Promise<string | null> {
   const r = await c.query<{ table_name: string; cols: string[] }>(
     `SELECT table_name, array_agg(column_name::text ORDER BY ordinal_position) AS cols
-       FROM information_schema.columns WHERE table_schema = 'flower' GROUP BY table_name`);
+       FROM information_schema.columns WHERE table_schema = 'flower' GROUP BY table_name`,
+  );
   for (const { table_name, cols } of r.rows) {
     const want = PG_TABLES[table_name];
     if (want && want.join(',') !== cols.join(',')) return `flower.${table_name}(${cols.join(', ')})`;
@@ -123,12 +127,18 @@ export async function ensureSchema(p: SharedPool): Promise<void> {
       if (now !== PG_SCHEMA_VERSION) {
         const foreign = await foreignTables(c);
         if (foreign) {
-          throw new PgStoreError('foreign-schema',
-            `${targetText(p.target)} has a table ${foreign} that is not flower's; flower keeps its tables in the schema "flower" — use another database`, p.target);
+          throw new PgStoreError(
+            'foreign-schema',
+            `${targetText(p.target)} has a table ${foreign} that is not flower's; flower keeps its tables in the schema "flower" — use another database`,
+            p.target,
+          );
         }
         await c.query(CREATE);
-        await c.query(`INSERT INTO flower.meta(key, value) VALUES('schema_version', $1)
-          ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [String(PG_SCHEMA_VERSION)]);
+        await c.query(
+          `INSERT INTO flower.meta(key, value) VALUES('schema_version', $1)
+          ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+          [String(PG_SCHEMA_VERSION)],
+        );
       }
       await c.query('COMMIT');
     } catch (e) {

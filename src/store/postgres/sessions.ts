@@ -8,12 +8,7 @@
 // resume must see everything written); when that is impossible it fails as "unreachable", which the
 // resilience loop treats like a network loss.
 import { foldSessionSummary } from '@anthropic-ai/claude-agent-sdk';
-import type {
-  SessionKey,
-  SessionStore,
-  SessionStoreEntry,
-  SessionSummaryEntry,
-} from '@anthropic-ai/claude-agent-sdk';
+import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '@anthropic-ai/claude-agent-sdk';
 import type pg from 'pg';
 import { assertKeySegment, storeKeyOf } from '../keys.js';
 import { contextOfTail, parsed } from '../usage.js';
@@ -108,7 +103,10 @@ export class PostgresSessionStore implements SessionStore {
   private readonly onLost: (entries: number, where: string) => void;
   private readonly readWaitMs: number;
 
-  constructor(readonly url: string, o: PgStoreOptions = {}) {
+  constructor(
+    readonly url: string,
+    o: PgStoreOptions = {},
+  ) {
     this.shared = acquirePool(url);
     this.onLost = o.onLost ?? lostLine;
     this.readWaitMs = o.readWaitMs ?? READ_WAIT_MS;
@@ -122,10 +120,14 @@ export class PostgresSessionStore implements SessionStore {
   /** Wait (at most `maxMs`) until the server answers and the outbox is written; false when it did not. */
   async waitOnline(maxMs: number): Promise<boolean> {
     try {
-      await retryOnLoss(async () => {
-        await ensureSchema(this.shared);
-        await this.drain();
-      }, maxMs, () => this.closed);
+      await retryOnLoss(
+        async () => {
+          await ensureSchema(this.shared);
+          await this.drain();
+        },
+        maxMs,
+        () => this.closed,
+      );
       return true;
     } catch (e) {
       if (isConnectionLoss(e)) return false;
@@ -178,7 +180,7 @@ export class PostgresSessionStore implements SessionStore {
       if (fresh.length === 0) return 0;
       const start = Number(row.next_seq);
       const seqs = fresh.map((_, k) => start + k);
-      const freshUids = fresh.map((i) => (typeof b.entries[i]!.uuid === 'string' ? b.entries[i]!.uuid as string : null));
+      const freshUids = fresh.map((i) => (typeof b.entries[i]!.uuid === 'string' ? (b.entries[i]!.uuid as string) : null));
       await c.query(named('insert', [row.id, seqs, freshUids, fresh.map((i) => b.payloads[i]!)]));
       const mtime = Math.max(Date.now(), Number(row.mtime) + 1);
       await c.query(named('touch', [row.id, mtime, start + fresh.length]));
@@ -187,7 +189,12 @@ export class PostgresSessionStore implements SessionStore {
         const prev: SessionSummaryEntry | undefined = s
           ? { sessionId, mtime: Number(s.mtime), data: JSON.parse(s.data) as Record<string, unknown> }
           : undefined;
-        const next = foldSessionSummary(prev, b.key, fresh.map((i) => b.entries[i]!), { mtime });
+        const next = foldSessionSummary(
+          prev,
+          b.key,
+          fresh.map((i) => b.entries[i]!),
+          { mtime },
+        );
         await c.query(named('putSummary', [projectKey, sessionId, mtime, JSON.stringify(next.data)]));
       }
       return fresh.length;
@@ -259,9 +266,11 @@ export class PostgresSessionStore implements SessionStore {
   async drain(): Promise<void> {
     if (this.outbox.length === 0) return;
     if (!(await this.flushOutbox())) {
-      throw new PgStoreError('unreachable',
+      throw new PgStoreError(
+        'unreachable',
         `cannot reach PostgreSQL at ${this.shared.target.host}:${this.shared.target.port} (connection lost); ${this.buffered} transcript entries are waiting to be written`,
-        this.shared.target);
+        this.shared.target,
+      );
     }
   }
 

@@ -41,8 +41,7 @@ export function blocksOf(e: Entry): readonly Block[] | undefined {
 }
 
 export const uuidOf = (e: Entry): string | undefined => (typeof e.uuid === 'string' ? e.uuid : undefined);
-export const parentOf = (e: Entry): string | null | undefined =>
-  typeof e.parentUuid === 'string' ? e.parentUuid : e.parentUuid === null ? null : undefined;
+export const parentOf = (e: Entry): string | null | undefined => (typeof e.parentUuid === 'string' ? e.parentUuid : e.parentUuid === null ? null : undefined);
 
 /** Compact summaries and meta entries carry the harness's own bookkeeping: views never rewrite them. */
 export const isProtected = (e: Entry): boolean => e.isCompactSummary === true || e.isMeta === true;

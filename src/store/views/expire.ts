@@ -4,7 +4,16 @@
 
 import { isEphemeral } from '../../glance/ephemeral.js';
 import {
-  STALE_PREFIX, type Entry, isDenialEntry, isInterruptedResult, isProtected, isRecord, isToolResult, isToolUse, isViewNote, resultText,
+  STALE_PREFIX,
+  type Entry,
+  isDenialEntry,
+  isInterruptedResult,
+  isProtected,
+  isRecord,
+  isToolResult,
+  isToolUse,
+  isViewNote,
+  resultText,
 } from './entry.js';
 import { emptyReport, type ViewReport } from './report.js';
 import { type Work, applyNotes, makeWork } from './work.js';
@@ -29,8 +38,7 @@ const firstLine = (command: string): string => {
 };
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
-const when = (ts: unknown): string =>
-  typeof ts === 'string' && ISO.test(ts) ? ` at ${ts.slice(0, 10)} ${ts.slice(11, 16)} UTC` : '';
+const when = (ts: unknown): string => (typeof ts === 'string' && ISO.test(ts) ? ` at ${ts.slice(0, 10)} ${ts.slice(11, 16)} UTC` : '');
 
 /**
  * The note. The original called the position an "age"; it is a count of newer results, so say that,

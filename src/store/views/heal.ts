@@ -16,8 +16,7 @@ export { ORPHAN_NOTE };
 const INHERITED = ['sessionId', 'cwd', 'version', 'gitBranch', 'agentId', 'isSidechain', 'userType', 'entrypoint'] as const;
 
 /** Deterministic, so the same stored transcript always yields the same view (and cache prefix). */
-export const healUuid = (toolUseIds: readonly string[]): string =>
-  `heal-${createHash('sha256').update(toolUseIds.join('\n')).digest('hex').slice(0, 12)}`;
+export const healUuid = (toolUseIds: readonly string[]): string => `heal-${createHash('sha256').update(toolUseIds.join('\n')).digest('hex').slice(0, 12)}`;
 
 export interface HealPlan {
   /** Index of the assistant entry → the synthetic entry to insert right after it. */

@@ -8,8 +8,17 @@
 // - Orphans: see heal.ts. Then relink over the FULL list (relink.ts).
 
 import {
-  INTERRUPT_NOTE, type Block, type Entry, blockChars, isDenialEntry, isInterruptedResult, isRecord, isToolResult, isToolUse,
-  resultText, withFields,
+  INTERRUPT_NOTE,
+  type Block,
+  type Entry,
+  blockChars,
+  isDenialEntry,
+  isInterruptedResult,
+  isRecord,
+  isToolResult,
+  isToolUse,
+  resultText,
+  withFields,
 } from './entry.js';
 import type { ViewResult } from './expire.js';
 import { planHeals } from './heal.js';

@@ -59,9 +59,10 @@ export function assemble(
     let answer: string | null | typeof LOST | undefined;
     while (answer === undefined) {
       if (cur === null) answer = null;
-      else if (!drop.has(cur)) answer = isKnown(cur) ? repoint.get(cur) ?? cur : LOST;
+      else if (!drop.has(cur)) answer = isKnown(cur) ? (repoint.get(cur) ?? cur) : LOST;
       else if (memo.has(cur)) answer = memo.get(cur)!;
-      else if (seen.has(cur) || !droppedParent.has(cur)) answer = LOST; // a cycle, or a dropped uuid not in the list
+      else if (seen.has(cur) || !droppedParent.has(cur))
+        answer = LOST; // a cycle, or a dropped uuid not in the list
       else {
         seen.add(cur);
         walked.push(cur);

@@ -20,7 +20,14 @@ export interface ViewReport {
 }
 
 export const emptyReport = (): ViewReport => ({
-  expired: 0, trimmed: 0, pruned: 0, apiErrors: 0, denials: 0, interrupts: 0, healed: 0, charsSaved: 0,
+  expired: 0,
+  trimmed: 0,
+  pruned: 0,
+  apiErrors: 0,
+  denials: 0,
+  interrupts: 0,
+  healed: 0,
+  charsSaved: 0,
 });
 
 export function addReports(a: ViewReport, b: Partial<ViewReport>): ViewReport {

@@ -25,8 +25,7 @@ export { ARCHIVED_PREFIX };
 /** Content-addressed file name for a spilled text: the same text always lands in the same file. */
 export const spillFileName = (text: string): string => `${createHash('sha256').update(text).digest('hex').slice(0, 16)}.txt`;
 
-export const archivedNote = (chars: number, path: string): string =>
-  `${ARCHIVED_PREFIX} ${chars} chars; full text at ${path} — use Read to see it]`;
+export const archivedNote = (chars: number, path: string): string => `${ARCHIVED_PREFIX} ${chars} chars; full text at ${path} — use Read to see it]`;
 
 export function trimWork(w: Work, opts: TrimOptions): ViewReport {
   const keepRecent = Math.max(0, opts.keepRecent ?? 20);

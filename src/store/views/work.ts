@@ -13,7 +13,12 @@ export interface Work {
 
 export function makeWork(entries: readonly Entry[]): Work {
   const n = entries.length;
-  const w: Work = { entries: entries.slice(), type: new Array<string>(n), uuid: new Array<string | undefined>(n), blocks: new Array<readonly Block[] | undefined>(n) };
+  const w: Work = {
+    entries: entries.slice(),
+    type: new Array<string>(n),
+    uuid: new Array<string | undefined>(n),
+    blocks: new Array<readonly Block[] | undefined>(n),
+  };
   for (let i = 0; i < n; i++) {
     const e = entries[i]!;
     w.type[i] = typeof e.type === 'string' ? e.type : '';
@@ -31,7 +36,7 @@ export function setBlocks(w: Work, i: number, blocks: Block[]): void {
 
 /** Replaces the content of the given blocks; `edits` must be in (at, block) order, as the scans find them. */
 export function applyNotes(w: Work, edits: ReadonlyArray<{ at: number; block: number; note: string }>): void {
-  for (let k = 0; k < edits.length;) {
+  for (let k = 0; k < edits.length; ) {
     const at = edits[k]!.at;
     const blocks = (w.blocks[at] ?? []).slice();
     for (; k < edits.length && edits[k]!.at === at; k++) {

@@ -98,27 +98,44 @@ export async function starterFlow(ask: string, o: StarterOptions): Promise<Start
     }
   }
 
-  const ch: FlowChannel = o.channel ?? new HumanChannel({
-    timeoutS: o.timeoutS ?? 1800, maxAsks: o.maxAsks ?? null, lang,
-    logPath: layout.qa, amendPath: briefPath,
-  }).withSubmissions(['brief', 'goal', 'verdict']);
+  const ch: FlowChannel =
+    o.channel ??
+    new HumanChannel({
+      timeoutS: o.timeoutS ?? 1800,
+      maxAsks: o.maxAsks ?? null,
+      lang,
+      logPath: layout.qa,
+      amendPath: briefPath,
+    }).withSubmissions(['brief', 'goal', 'verdict']);
   const steps: Step[] = [];
   // when waking, the original request lives in the frozen brief; the sentence is only a remark
   // a new task's sentence is recorded before any spawn; a bare wake of a cut-short run starts from it
   if (!waking && remark && state.request !== remark) await (await Lineage.open(records, ws)).recordRequest(remark);
-  const request = waking ? (state.brief?.goal ?? remark) : (remark || state.request || '');
-  const clarify = clarifyStep(clarifier('确认需求', { channel: ch, lang }), ch, () => {
-    // only reached when the clarify session cannot be resumed (it never reached the store) and no
-    // request is known: there is nothing to clarify from
-    if (!request.trim()) throw new ConfigError('nothing-to-do', 'nothing to do: the interrupted run left no request to continue; give flower a request (one sentence is enough)');
-    return request;
-  }, { briefPath, lang });
+  const request = waking ? (state.brief?.goal ?? remark) : remark || state.request || '';
+  const clarify = clarifyStep(
+    clarifier('确认需求', { channel: ch, lang }),
+    ch,
+    () => {
+      // only reached when the clarify session cannot be resumed (it never reached the store) and no
+      // request is known: there is nothing to clarify from
+      if (!request.trim())
+        throw new ConfigError(
+          'nothing-to-do',
+          'nothing to do: the interrupted run left no request to continue; give flower a request (one sentence is enough)',
+        );
+      return request;
+    },
+    { briefPath, lang },
+  );
   steps.push(clarify);
   if (!o.clarifyOnly) {
     const useGoal = o.goal ?? true;
     if (useGoal) steps.push(goalStep(judge('设定目标', { channel: ch, lang, submits: ['goal'] }), ch, { goalPath, alwaysSet: amended, lang }));
     const workers = o.workers ?? {
-      worker: worker(lang === 'zh' ? '动手干活的人:写代码、跑命令、改文件' : 'hands-on worker: writes code, runs commands, edits files', '', { isolate: o.isolate ?? false, lang }),
+      worker: worker(lang === 'zh' ? '动手干活的人:写代码、跑命令、改文件' : 'hands-on worker: writes code, runs commands, edits files', '', {
+        isolate: o.isolate ?? false,
+        lang,
+      }),
     };
     const coord = coordinator('干活', o.instructions ?? '', workers, { channel: ch, lang });
     const workPrompt = (ctx: WorkflowContext) => t.workPrompt(String(ctx['确认需求'] ?? t.noBrief), useGoal ? String(ctx['设定目标'] ?? t.noGoal) : '');
@@ -132,7 +149,11 @@ export async function starterFlow(ask: string, o: StarterOptions): Promise<Start
     let work = new Step('干活', coord, workPrompt, { resumePrompt });
     if (useGoal) {
       work = withGoal(work, judge('干活·判定', { channel: ch, canRun: o.judgeCanRun ?? false, lang, submits: ['verdict'] }), ch, {
-        goalPath, briefPath, manifestPath: layout.manifest, rounds: o.rounds ?? 3, lang,
+        goalPath,
+        briefPath,
+        manifestPath: layout.manifest,
+        rounds: o.rounds ?? 3,
+        lang,
       });
     }
     steps.push(work);

@@ -38,10 +38,22 @@ async function recordVerdict(v: Verdict, j: StepResult, ctx: WorkflowContext): P
   const { passed, total } = v.tally();
   if (v.state !== '') await ctx._runtime?.amend?.(j, { verdict: { outcome: v.state, passed, total } });
   const secs = j.ended_at ? (Date.parse(j.ended_at) - Date.parse(j.started_at)) / 1000 : 0;
-  ctx._onEvent?.(event('task', `${j.step}: ${v.state} ${passed}/${total}`, {
-    kind: 'verdict', step: j.step, outcome: v.state, passed, total, reason: v.reason, failed: v.failed,
-    ok: j.ok, error: j.error, cost_usd: j.cost_usd, num_turns: j.num_turns, duration_s: Number.isFinite(secs) ? secs : 0,
-  }));
+  ctx._onEvent?.(
+    event('task', `${j.step}: ${v.state} ${passed}/${total}`, {
+      kind: 'verdict',
+      step: j.step,
+      outcome: v.state,
+      passed,
+      total,
+      reason: v.reason,
+      failed: v.failed,
+      ok: j.ok,
+      error: j.error,
+      cost_usd: j.cost_usd,
+      num_turns: j.num_turns,
+      duration_s: Number.isFinite(secs) ? secs : 0,
+    }),
+  );
   return { passed, total };
 }
 
@@ -69,8 +81,16 @@ interface JudgeRound {
  * Run the judge; a judge that ran but submitted nothing is told once, in the same session, to submit.
  * Its prose is read as a verdict only when it cannot submit at all (a judge without the channel's tool).
  */
-async function judgeRound(rt: WorkflowRuntime, spec: AgentSpec, channel: FlowChannel, prompt: string, stepName: string,
-  checks: readonly string[], lang: Lang, ctx: WorkflowContext): Promise<JudgeRound> {
+async function judgeRound(
+  rt: WorkflowRuntime,
+  spec: AgentSpec,
+  channel: FlowChannel,
+  prompt: string,
+  stepName: string,
+  checks: readonly string[],
+  lang: Lang,
+  ctx: WorkflowContext,
+): Promise<JudgeRound> {
   const prose = !channel.toolNames.includes(SUBMIT_VERDICT);
   const opts = { stepName, ...(ctx._onEvent ? { onEvent: ctx._onEvent } : {}) };
   channel.verdictReviewer?.expect(checks);
@@ -90,8 +110,10 @@ async function judgeRound(rt: WorkflowRuntime, spec: AgentSpec, channel: FlowCha
 function goalBlockFor(goal: Goal | null, o: WithGoalOptions): string {
   const t = texts(o.lang);
   const remarks = o.briefPath ? (Brief.load(o.briefPath)?.amendments ?? []).filter((a) => a.label === DEFAULT_AMEND_LABEL) : [];
-  return (goal?.complete() ? goal.promptBlock() : t.noGoal)
-    + (remarks.length ? `\n\n${t.midRunRemarks(remarks.map((a) => `- (${a.time}) ${a.text.trim()}`).join('\n'))}` : '');
+  return (
+    (goal?.complete() ? goal.promptBlock() : t.noGoal) +
+    (remarks.length ? `\n\n${t.midRunRemarks(remarks.map((a) => `- (${a.time}) ${a.text.trim()}`).join('\n'))}` : '')
+  );
 }
 
 export function withGoal(step: Step, judgeSpec: AgentSpec, channel: FlowChannel, o: WithGoalOptions): Step {
@@ -110,8 +132,16 @@ export function withGoal(step: Step, judgeSpec: AgentSpec, channel: FlowChannel,
     ctx[ROUND_KEY] = n;
     const goal = (ctx[GOAL_KEY] as Goal | undefined)?.complete() ? (ctx[GOAL_KEY] as Goal) : Goal.load(o.goalPath);
     const checks = goal?.complete() ? goal.checks : [];
-    const round = await judgeRound(rt, judgeSpec, channel, t.judgePrompt(goalBlockFor(goal, o), r.text.trim() || t.noReply),
-      `${step.name}·判定#${n}`, checks, o.lang, ctx);
+    const round = await judgeRound(
+      rt,
+      judgeSpec,
+      channel,
+      t.judgePrompt(goalBlockFor(goal, o), r.text.trim() || t.noReply),
+      `${step.name}·判定#${n}`,
+      checks,
+      o.lang,
+      ctx,
+    );
     if (!round.verdict) return noVerdict(round.row, ctx, o.lang);
     const v = round.verdict;
     ctx[VERDICT_KEY] = v;
@@ -143,7 +173,13 @@ async function noVerdict(row: StepResult, ctx: WorkflowContext, lang: Lang): Pro
 }
 
 /** Unreachable: the person decides — accept, change the goal, or overrule the judge. */
-async function unreachable(v: Verdict, goal: Goal | null, ctx: WorkflowContext, channel: FlowChannel, o: WithGoalOptions): Promise<{ pass: boolean; feedback: string }> {
+async function unreachable(
+  v: Verdict,
+  goal: Goal | null,
+  ctx: WorkflowContext,
+  channel: FlowChannel,
+  o: WithGoalOptions,
+): Promise<{ pass: boolean; feedback: string }> {
   const t = texts(o.lang);
   const [accept, change] = t.unreachableOptions;
   const a = await channel.ask(t.unreachableQ(v.reason), [...t.unreachableOptions], { framework: true });
@@ -152,7 +188,7 @@ async function unreachable(v: Verdict, goal: Goal | null, ctx: WorkflowContext, 
   if (a.optionIndex === 0 || answer === accept) return { pass: true, feedback: '' };
   if (a.optionIndex === 1 || answer === change) {
     const g2 = await channel.ask(t.newGoalQ, [], { framework: true });
-    const extra = (g2.state === 'answered' ? g2.answer ?? '' : '').trim();
+    const extra = (g2.state === 'answered' ? (g2.answer ?? '') : '').trim();
     if (!extra) return { pass: false, feedback: v.feedback(o.lang) };
     const cur = goal ?? new Goal();
     cur.amend(extra);

@@ -38,7 +38,8 @@ const zh: Texts = {
   noGoal: '(没有目标)',
   noReply: '(这一轮没有回话)',
   midRunRemarks: (remarks) => `## 运行中人补充的要求(也算判定标准)\n${remarks}`,
-  judgePrompt: (goal, reply) => `${goal}\n\n---\n干活的一方这一轮的回话:\n${reply}\n\n---\n逐条到现场检查判定清单:看产物本身,不看源码、不信"已完成"。没有证据的一条就算没通过。用 submit_verdict 提交结论(达成 / 未达成 / 无法达成)、理由和每一条的证据。`,
+  judgePrompt: (goal, reply) =>
+    `${goal}\n\n---\n干活的一方这一轮的回话:\n${reply}\n\n---\n逐条到现场检查判定清单:看产物本身,不看源码、不信"已完成"。没有证据的一条就算没通过。用 submit_verdict 提交结论(达成 / 未达成 / 无法达成)、理由和每一条的证据。`,
   workPrompt: (brief, goal) => `${brief}\n\n---\n下面是完成的标准,做完后会有一个独立的判定者逐条检查:\n\n${goal}`,
   wakeRemark: (remark) => `人在唤醒时补充了一句:${remark}\n这句话已经写进确认书。把它纳入当前的工作,接着上次做。`,
   wakeSilent: '接着上次的地方继续做。先说一句你接下来要动哪里。',
@@ -57,14 +58,18 @@ const zh: Texts = {
 };
 
 const en: Texts = {
-  clarifyPrompt: (ask) => `The request: ${ask}\n\nPin the requirement down, then submit the four-section brief (goal / acceptance criteria / boundaries / unknowns and assumptions) with submit_brief.`,
-  clarifyResume: 'Continue the clarification you had not finished — this is not a new start. Do not re-ask what was already asked or answered; fill only the sections still open, then submit the complete four-section brief with submit_brief.',
-  goalPrompt: (brief) => `Turn this brief into a decidable goal and submit it with submit_goal: a one-sentence goal plus a checklist (each item something you can run and observe).\n\n${brief}`,
+  clarifyPrompt: (ask) =>
+    `The request: ${ask}\n\nPin the requirement down, then submit the four-section brief (goal / acceptance criteria / boundaries / unknowns and assumptions) with submit_brief.`,
+  clarifyResume:
+    'Continue the clarification you had not finished — this is not a new start. Do not re-ask what was already asked or answered; fill only the sections still open, then submit the complete four-section brief with submit_brief.',
+  goalPrompt: (brief) =>
+    `Turn this brief into a decidable goal and submit it with submit_goal: a one-sentence goal plus a checklist (each item something you can run and observe).\n\n${brief}`,
   noBrief: '(no brief)',
   noGoal: '(no goal)',
   noReply: '(no reply this round)',
   midRunRemarks: (remarks) => `## What the person added during the run (these count as criteria too)\n${remarks}`,
-  judgePrompt: (goal, reply) => `${goal}\n\n---\nThe worker's reply this round:\n${reply}\n\n---\nCheck the checklist item by item on the spot: judge the artifact itself, not the source, and never believe "done". An item without evidence has failed. Submit the verdict (achieved / not_yet / unreachable), the reason and the evidence for each item with submit_verdict.`,
+  judgePrompt: (goal, reply) =>
+    `${goal}\n\n---\nThe worker's reply this round:\n${reply}\n\n---\nCheck the checklist item by item on the spot: judge the artifact itself, not the source, and never believe "done". An item without evidence has failed. Submit the verdict (achieved / not_yet / unreachable), the reason and the evidence for each item with submit_verdict.`,
   workPrompt: (brief, goal) => `${brief}\n\n---\nThis is what done means; an independent judge will check it item by item afterwards:\n\n${goal}`,
   wakeRemark: (remark) => `On waking, the person added: ${remark}\nIt is already in the brief. Fold it into the work and carry on from where you stopped.`,
   wakeSilent: 'Continue from where you left off. First say in one line what you will touch next.',
@@ -76,7 +81,8 @@ const en: Texts = {
   nobodyAnswered: (reason, goalPath, manifest) => `judged unreachable and nobody answered; stopped. Reason: ${reason}. See ${goalPath} and ${manifest}`,
   goalChanged: (goal) => `The person changed the goal: ${goal}`,
   unverifiable: (k, n, path) => `${k} of ${n} checklist items cannot be verified here; you can edit ${path} now`,
-  verdictMissing: 'No verdict has arrived yet. Submit it with submit_verdict: the conclusion (achieved / not_yet / unreachable), the reason, and each checklist item\'s result with its evidence.',
+  verdictMissing:
+    "No verdict has arrived yet. Submit it with submit_verdict: the conclusion (achieved / not_yet / unreachable), the reason, and each checklist item's result with its evidence.",
   noVerdict: 'the judge submitted no valid verdict (submit_verdict)',
   judgeFailed: (error) => `the judge failed this round: ${error}`,
   noVerdictStop: (step, why) => `${step}: ${why}; stopped here (the work is kept and judged again when you continue)`,

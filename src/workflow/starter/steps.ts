@@ -123,7 +123,14 @@ export function goalStep(spec: AgentSpec, channel: FlowChannel, o: GoalStepOptio
       const bad = g.unverifiable;
       if (bad.length > 0) {
         // announced once, at goal time, not after hours of work (HT002: found only after $37)
-        ctx._onEvent?.(event('task', t.unverifiable(bad.length, g.checks.length, o.goalPath), { kind: 'unverifiable', unverifiable: bad, total: g.checks.length, path: o.goalPath }));
+        ctx._onEvent?.(
+          event('task', t.unverifiable(bad.length, g.checks.length, o.goalPath), {
+            kind: 'unverifiable',
+            unverifiable: bad,
+            total: g.checks.length,
+            path: o.goalPath,
+          }),
+        );
       }
       return true;
     },
