@@ -30,6 +30,7 @@ export {
   PERMISSION_MODES,
   Resilience,
   DEFAULT_RESILIENCE,
+  NO_RETRY,
   RESUME_PROMPT,
   backoff,
   classify,

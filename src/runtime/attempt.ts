@@ -7,10 +7,10 @@
  * a string-prompt iterator throws AFTER yielding an error result (so that throw is not news);
  * `interrupt()` ends a stalled turn at once and yields an `error_during_execution` result.
  */
-import { query, type Options } from '@anthropic-ai/claude-agent-sdk';
+import { query, type Options, type Query } from '@anthropic-ai/claude-agent-sdk';
 import { errorText } from '../errors.js';
 import { failure, fromApiError, fromInterrupt, fromResultSubtype, fromText, type ApiErrorSignal, type StepFailure } from './failure.js';
-import { contextOf, isSyntheticAssistant, normalize, type EventSink, type FlowerEvent } from './events.js';
+import { contextOf, isSyntheticAssistant, normalize, type EventSink } from './events.js';
 import { Silence } from './silence.js';
 import { REPEAT_CUT, Streaks } from '../guards/repeat.js';
 
@@ -58,6 +58,59 @@ export interface AttemptControl {
 const STARTUP_S = 60;
 
 export async function runAttempt(prompt: string, options: Options, ctl: AttemptControl): Promise<AttemptOutcome> {
+  const seen = newSeen();
+  const q = query({ prompt, options });
+  const unregister = ctl.register?.(() => q.close()) ?? (() => {});
+  const dog = new Watchdog(ctl, seen, q);
+  // the child's own start-up (the sandbox, MCP servers) is not the model's silence: until system/init
+  // the watchdog allows at least STARTUP_S
+  dog.arm(Math.max(ctl.watchdogS, STARTUP_S));
+  try {
+    for await (const raw of q) {
+      const m = raw as unknown as Obj;
+      if (m.type !== 'stream_event') for (const e of normalize(m)) ctl.onEvent?.({ ...e, step: ctl.step });
+      // any message is activity: the count starts again, or stops when nobody owes output now
+      if (seen.silence.see(m) && seen.out.sessionId) dog.arm();
+      else if (seen.out.sessionId) dog.disarm();
+      const next = see(m, seen, ctl);
+      if (next === 'started') dog.arm();
+      else if (next === 'ended') dog.disarm();
+      else if (next) dog.cut(next);
+    }
+  } catch (e) {
+    // A string-prompt query throws after an error result; that throw repeats what we already have.
+    if (!(seen.last && seen.last.is_error === true)) {
+      seen.out.errors.push(errorText(e));
+      seen.thrown = e;
+    }
+  } finally {
+    dog.disarm();
+    unregister();
+  }
+  return conclude(seen);
+}
+
+/** What one attempt's stream said so far (mutable only inside runAttempt). */
+interface Seen {
+  out: AttemptOutcome;
+  /** the main thread's text blocks, in order */
+  prose: string[];
+  /** the result message */
+  last: Obj | null;
+  // who owes output (the main thread, or a foreground worker's model): the watchdog counts only then
+  silence: Silence;
+  // the same call again and again, per thread: refused from REPEAT_DENY on (guards/repeat), cut here
+  streaks: Streaks;
+  // the binary's own words about an API failure: the synthetic assistant's kind wins over an api_retry's
+  apiSignal: Omit<ApiErrorSignal, 'text'> | null;
+  thrown: unknown;
+  // measured: when SessionStore.append throws, the SDK retries it 3 times, drops the batch, emits
+  // system/mirror_error and the turn goes on "successfully" — a transcript lost in silence unless we
+  // fail the step here
+  mirrorError: string | null;
+}
+
+function newSeen(): Seen {
   const out: AttemptOutcome = {
     sessionId: null,
     ok: false,
@@ -71,143 +124,126 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
     interrupted: null,
     servedModel: null,
   };
-  const prose: string[] = [];
-  let last: Obj | null = null;
-  // who owes output (the main thread, or a foreground worker's model): the watchdog counts only then
-  const silence = new Silence();
-  // the same call again and again, per thread: refused from REPEAT_DENY on (guards/repeat), cut here
-  const streaks = new Streaks();
-  // the binary's own words about an API failure: the synthetic assistant's kind wins over an api_retry's
-  let apiSignal: Omit<ApiErrorSignal, 'text'> | null = null;
-  let thrown: unknown;
-  // measured: when SessionStore.append throws, the SDK retries it 3 times, drops the batch, emits
-  // system/mirror_error and the turn goes on "successfully" — a transcript lost in silence unless we
-  // fail the step here
-  let mirrorError: string | null = null;
-  const q = query({ prompt, options });
-  const unregister = ctl.register?.(() => q.close()) ?? (() => {});
+  return { out, prose: [], last: null, silence: new Silence(), streaks: new Streaks(), apiSignal: null, thrown: undefined, mirrorError: null };
+}
 
-  // The watchdog only runs while a model owes us output — the main thread's or a worker's (silence.ts):
-  // a long Bash, a worker's long Bash or a background worker legitimately keep everyone quiet for minutes.
-  let timer: NodeJS.Timeout | undefined;
-  const arm = (seconds = ctl.watchdogS) => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (ctl.watchdogS > 0 && silence.owed()) {
-      timer = setTimeout(() => {
-        if (out.interrupted) return;
-        out.interrupted = 'watchdog';
-        const whose = silence.who() === 'worker' ? "a worker's model" : 'the model';
-        out.errors.push(`watchdog: no data from ${whose} for ${ctl.watchdogS}s (timed out); interrupted the turn`);
-        void q.interrupt().catch(() => q.close());
-      }, seconds * 1000);
-    }
-  };
-  const disarm = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-  };
-  const emit = (evs: FlowerEvent[]) => {
-    for (const e of evs) ctl.onEvent?.({ ...e, step: ctl.step });
-  };
-  const cut = (cause: InterruptCause) => {
-    if (out.interrupted) return;
-    out.interrupted = cause;
-    disarm();
-    void q.interrupt().catch(() => q.close());
-  };
+/**
+ * The watchdog only runs while a model owes us output — the main thread's or a worker's (silence.ts):
+ * a long Bash, a worker's long Bash or a background worker legitimately keep everyone quiet for minutes.
+ */
+class Watchdog {
+  private timer: NodeJS.Timeout | undefined;
+  constructor(
+    private readonly ctl: AttemptControl,
+    private readonly seen: Seen,
+    private readonly q: Query,
+  ) {}
 
-  // the child's own start-up (the sandbox, MCP servers) is not the model's silence: until system/init
-  // the watchdog allows at least STARTUP_S
-  arm(Math.max(ctl.watchdogS, STARTUP_S));
-  try {
-    for await (const raw of q) {
-      const m = raw as unknown as Obj;
-      if (m.type !== 'stream_event') emit(normalize(m));
-      const main = m.parent_tool_use_id == null;
-      // any message is activity: the count starts again, or stops when nobody owes output now
-      if (silence.see(m) && out.sessionId) arm();
-      else if (out.sessionId) disarm();
-      switch (m.type) {
-        case 'system':
-          if (m.subtype === 'init' && typeof m.session_id === 'string' && !out.sessionId) {
-            out.sessionId = m.session_id;
-            ctl.onSession?.(m.session_id);
-            arm();
-          }
-          if (m.subtype === 'mirror_error') {
-            const k = isObj(m.key) ? m.key : {};
-            mirrorError ??= `${typeof m.error === 'string' ? m.error : 'append failed'} (session ${String(k.sessionId ?? m.session_id ?? '?')}${k.subpath ? `/${String(k.subpath)}` : ''})`;
-          }
-          if (m.subtype === 'api_retry' && main && !apiSignal?.error) {
-            apiSignal = { error: typeof m.error === 'string' ? m.error : null, status: typeof m.error_status === 'number' ? m.error_status : null };
-          }
-          break;
-        case 'stream_event':
-          break;
-        case 'assistant': {
-          const loop = repeated(m, main, streaks);
-          if (loop) {
-            out.errors.push(loop);
-            cut('loop');
-          }
-          if (!main) break;
-          const msg = isObj(m.message) ? m.message : {};
-          if (isSyntheticAssistant(m)) {
-            const t = (Array.isArray(msg.content) ? msg.content : []).map((b) => (isObj(b) && typeof b.text === 'string' ? b.text : '')).join('');
-            if (t) out.errors.push(t);
-            apiSignal = {
-              error: typeof m.error === 'string' ? m.error : null,
-              status: typeof m.api_error_status === 'number' ? m.api_error_status : null,
-              connection: m.api_error === 'connection_failed',
-            };
-            break;
-          }
-          if (!out.servedModel && typeof msg.model === 'string') out.servedModel = msg.model;
-          const ctx = contextOf(msg.usage);
-          if (ctx > 0) out.context = ctx;
-          for (const b of Array.isArray(msg.content) ? msg.content : []) {
-            if (!isObj(b)) continue;
-            if (b.type === 'text' && typeof b.text === 'string') prose.push(b.text);
-          }
-          if (ctl.humanInterrupt?.()) cut('human');
-          else {
-            const brk = ctl.shouldBreak?.(out.context);
-            if (brk) cut(brk);
-          }
-          break;
-        }
-        case 'user': {
-          if (!main) break;
-          if (ctl.humanInterrupt?.()) cut('human');
-          break;
-        }
-        case 'result':
-          last = m;
-          disarm();
-          out.sessionId ??= typeof m.session_id === 'string' ? m.session_id : null;
-          out.costUsd = Math.max(out.costUsd, typeof m.total_cost_usd === 'number' ? m.total_cost_usd : 0);
-          out.numTurns = Math.max(out.numTurns, typeof m.num_turns === 'number' ? m.num_turns : 0);
-          break;
-        default:
-          break;
-      }
-    }
-  } catch (e) {
-    // A string-prompt query throws after an error result; that throw repeats what we already have.
-    if (!(last && last.is_error === true)) {
-      out.errors.push(errorText(e));
-      thrown = e;
-    }
-  } finally {
-    disarm();
-    unregister();
+  arm(seconds = this.ctl.watchdogS): void {
+    this.disarm();
+    if (this.ctl.watchdogS > 0 && this.seen.silence.owed()) this.timer = setTimeout(() => this.bark(), seconds * 1000);
   }
 
+  disarm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** flower ends the turn cleanly (the SDK's interrupt, not a kill); the first cause wins */
+  cut(cause: InterruptCause): void {
+    if (this.seen.out.interrupted) return;
+    this.seen.out.interrupted = cause;
+    this.disarm();
+    void this.q.interrupt().catch(() => this.q.close());
+  }
+
+  private bark(): void {
+    const out = this.seen.out;
+    if (out.interrupted) return;
+    out.interrupted = 'watchdog';
+    const whose = this.seen.silence.who() === 'worker' ? "a worker's model" : 'the model';
+    out.errors.push(`watchdog: no data from ${whose} for ${this.ctl.watchdogS}s (timed out); interrupted the turn`);
+    void this.q.interrupt().catch(() => this.q.close());
+  }
+}
+
+/** What one message asks of the loop: the session started, the result came, cut the turn, or nothing. */
+type SeenNext = 'started' | 'ended' | InterruptCause | null;
+
+function see(m: Obj, seen: Seen, ctl: AttemptControl): SeenNext {
+  const main = m.parent_tool_use_id == null;
+  switch (m.type) {
+    case 'system':
+      return seeSystem(m, main, seen, ctl);
+    case 'assistant': {
+      const loop = repeated(m, main, seen.streaks);
+      if (loop) seen.out.errors.push(loop);
+      const cause = main ? seeAssistant(m, seen, ctl) : null;
+      return loop ? 'loop' : cause;
+    }
+    case 'user':
+      return main && ctl.humanInterrupt?.() ? 'human' : null;
+    case 'result': {
+      const out = seen.out;
+      seen.last = m;
+      out.sessionId ??= typeof m.session_id === 'string' ? m.session_id : null;
+      out.costUsd = Math.max(out.costUsd, typeof m.total_cost_usd === 'number' ? m.total_cost_usd : 0);
+      out.numTurns = Math.max(out.numTurns, typeof m.num_turns === 'number' ? m.num_turns : 0);
+      return 'ended';
+    }
+    default:
+      return null;
+  }
+}
+
+function seeSystem(m: Obj, main: boolean, seen: Seen, ctl: AttemptControl): SeenNext {
+  let next: SeenNext = null;
+  if (m.subtype === 'init' && typeof m.session_id === 'string' && !seen.out.sessionId) {
+    seen.out.sessionId = m.session_id;
+    ctl.onSession?.(m.session_id);
+    next = 'started';
+  }
+  if (m.subtype === 'mirror_error') {
+    const k = isObj(m.key) ? m.key : {};
+    seen.mirrorError ??= `${typeof m.error === 'string' ? m.error : 'append failed'} (session ${String(k.sessionId ?? m.session_id ?? '?')}${k.subpath ? `/${String(k.subpath)}` : ''})`;
+  }
+  if (m.subtype === 'api_retry' && main && !seen.apiSignal?.error) {
+    seen.apiSignal = { error: typeof m.error === 'string' ? m.error : null, status: typeof m.error_status === 'number' ? m.error_status : null };
+  }
+  return next;
+}
+
+/** A main-thread assistant message: an API failure's words, the served model, the context, the prose; then whether to cut. */
+function seeAssistant(m: Obj, seen: Seen, ctl: AttemptControl): InterruptCause | null {
+  const out = seen.out;
+  const msg = isObj(m.message) ? m.message : {};
+  const content = Array.isArray(msg.content) ? msg.content : [];
+  if (isSyntheticAssistant(m)) {
+    const t = content.map((b) => (isObj(b) && typeof b.text === 'string' ? b.text : '')).join('');
+    if (t) out.errors.push(t);
+    seen.apiSignal = {
+      error: typeof m.error === 'string' ? m.error : null,
+      status: typeof m.api_error_status === 'number' ? m.api_error_status : null,
+      connection: m.api_error === 'connection_failed',
+    };
+    return null;
+  }
+  if (!out.servedModel && typeof msg.model === 'string') out.servedModel = msg.model;
+  const ctx = contextOf(msg.usage);
+  if (ctx > 0) out.context = ctx;
+  for (const b of content) if (isObj(b) && b.type === 'text' && typeof b.text === 'string') seen.prose.push(b.text);
+  if (ctl.humanInterrupt?.()) return 'human';
+  return ctl.shouldBreak?.(out.context) ?? null;
+}
+
+/** The outcome, from what the stream said: the result, then a cut flower made, then a store that failed. */
+function conclude(seen: Seen): AttemptOutcome {
+  const out = seen.out;
+  const last = seen.last;
   const resultText = last && typeof last.result === 'string' ? last.result : '';
   if (last && last.is_error !== true) {
-    out.text = resultText || prose.join('\n');
-    if (!out.text.trim() && prose.length === 0) {
+    out.text = resultText || seen.prose.join('\n');
+    if (!out.text.trim() && seen.prose.length === 0) {
       // docs/sdk-facts.md §3.1: a stream with no content blocks ends as a silent empty "success" — a proxy hiccup
       out.error = 'empty response: the model returned no content';
       out.failure = failure('network', out.error);
@@ -215,40 +251,47 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
       out.ok = true;
     }
   } else {
-    out.text = prose.join('\n');
+    out.text = seen.prose.join('\n');
     const errs = last && Array.isArray(last.errors) ? (last.errors as unknown[]).map(String).filter((s) => !s.startsWith('[ede_diagnostic]')) : [];
     // the subtype names limits (error_max_turns, error_max_budget_usd) that must not be retried
     const subtype = last && typeof last.subtype === 'string' ? last.subtype : '';
     const sub = subtype.startsWith('error_max') ? `${subtype}: ` : '';
     out.error = (last ? sub + (resultText || errs.join('; ')) : '') || out.errors.at(-1) || 'the agent ended without a result';
     if (last && resultText && !out.errors.includes(resultText)) out.errors.push(resultText);
-    out.failure = decide(last, subtype, out.error, apiSignal, thrown);
+    out.failure = decide(last, subtype, out.error, seen.apiSignal, seen.thrown);
   }
   // A handoff cut that landed after the turn had already finished successfully (the reading that
   // crossed the threshold came with the final answer): the step is done; a successor would only redo it.
   if (out.interrupted === 'handoff' && out.ok) out.interrupted = null;
   if (out.interrupted) {
     out.ok = false;
-    out.error =
-      out.interrupted === 'human'
-        ? 'interrupted-by-human'
-        : out.interrupted === 'handoff'
-          ? 'context-full-handoff'
-          : out.interrupted === 'loop'
-            ? (out.errors.find((e) => e.startsWith('the model made')) ?? 'loop')
-            : (out.errors.find((e) => e.startsWith('watchdog')) ?? 'watchdog');
+    out.error = cutError(out.interrupted, out.errors);
     out.failure = fromInterrupt(out.interrupted, out.error);
   }
-  if (mirrorError !== null) {
+  if (seen.mirrorError !== null) {
     // whatever the model did (or a cut asked for), its transcript is not (all) in the store: the step
     // cannot be continued, so it stops here — no human-interrupt resume, no handoff
     out.ok = false;
     out.interrupted = null;
-    out.error = `the session store could not be written: ${mirrorError}`;
+    out.error = `the session store could not be written: ${seen.mirrorError}`;
     out.errors.push(out.error);
-    out.failure = failure('store', mirrorError);
+    out.failure = failure('store', seen.mirrorError);
   }
   return out;
+}
+
+/** The error line of an attempt flower cut short. */
+function cutError(cause: InterruptCause, errors: readonly string[]): string {
+  switch (cause) {
+    case 'human':
+      return 'interrupted-by-human';
+    case 'handoff':
+      return 'context-full-handoff';
+    case 'loop':
+      return errors.find((e) => e.startsWith('the model made')) ?? 'loop';
+    case 'watchdog':
+      return errors.find((e) => e.startsWith('watchdog')) ?? 'watchdog';
+  }
 }
 
 /**

@@ -57,6 +57,7 @@ export {
 export type { StopContext, Emit, GenerationHost, GenerationStep, HandoffRoute } from './handoff.js';
 export {
   DEFAULT_RESILIENCE,
+  NO_RETRY,
   RESUME_PROMPT,
   backoff,
   classify,

@@ -30,7 +30,7 @@ export interface LoopHost {
   hasSession(sessionId: string): Promise<boolean>;
   /** how to wait for the endpoint and the store before a retry */
   wait: Omit<RetryWait, 'failed' | 'emit'>;
-  policy: ResilienceOptions | null;
+  policy: Readonly<ResilienceOptions>;
   lang: Lang;
 }
 

@@ -46,8 +46,8 @@ export interface Facts {
   request: { remark: string } | null;
   /** the handoff this outcome calls for (Generations.route), if any */
   route: HandoffRoute | null;
-  /** flower's retry policy; null = off */
-  policy: ResilienceOptions | null;
+  /** flower's retry policy (NO_RETRY when off) */
+  policy: Readonly<ResilienceOptions>;
   lang: Lang;
 }
 

@@ -29,6 +29,9 @@ export const DEFAULT_RESILIENCE: Readonly<ResilienceOptions> = Object.freeze({
   retryUnknown: true,
 });
 
+/** The policy of `resilience: false`: one attempt, nothing retried (a value, so no caller tests for null). */
+export const NO_RETRY: Readonly<ResilienceOptions> = Object.freeze({ ...DEFAULT_RESILIENCE, maxAttempts: 1 });
+
 /**
  * Delay before retry number `attempt` (1-based): min(base·2^(attempt−1), max) with ±25 % jitter,
  * i.e. about 4 / 8 / 16 / 32 / 64 s with the defaults.

@@ -10,197 +10,86 @@
  * the prompt no longer fits, the session hands its work to a brand-new one through a written handoff
  * instead of compacting; `retired` keeps the old ids in order, `session_id` is the successor's.
  */
-import path from 'node:path';
 import { ConfigError, errorText } from '../errors.js';
-import { RunLayout, type RunRecords } from '../state/index.js';
-import { configHome, requireCredentials, resolveEnv, type ResolvedEnv } from '../config/index.js';
-import { pluginDirsFromEnv } from '../skills/index.js';
-import { ViewedStore, openStore, type OpenedStore } from '../store/index.js';
-import { Workbench, type NetPolicy } from '../guards/index.js';
-import { detectLang, type Lang } from '../config/index.js';
-import { checkSandbox, describeRuntime, posNum, prepareDirs, type FlowerStore, type RunOptions, type RuntimeOptions, type SandboxPolicy } from './setup.js';
-import { Floor } from './floor.js';
-import { SkillKit } from './skills.js';
+import type { RunLayout, RunRecords } from '../state/index.js';
+import type { Workbench } from '../guards/index.js';
+import { describeRuntime, type FlowerStore, type RunOptions, type RuntimeOptions } from './setup.js';
+import { prepareRuntime, releaseRuntime, type RuntimeContext } from './context.js';
+import type { SkillKit } from './skills.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
 import { event } from './events.js';
 // the life of an attempt, in order: options → spawn → stream → measure → break/handoff → classify → wait → resume
 import { assembleAttempt, type AttemptBase, type AttemptInput } from './assemble.js';
-import { beginRun, forgetLocalTranscripts, privateConfigDir, privateTmpDir, removeTmpDirs } from './options.js';
+import { beginRun, forgetLocalTranscripts } from './options.js';
 import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
-import { handoffPolicy, modelMismatch, type HandoffPolicy } from './window.js';
+import { modelMismatch, type HandoffPolicy } from './window.js';
 import { Generations, type Emit } from './handoff.js';
 import { failure, fromThrown } from './failure.js';
 import { runAttempts, type LoopHost } from './loop.js';
 import { Interrupts } from './interrupts.js';
-import { DEFAULT_RESILIENCE, resilienceFromEnv, type ResilienceOptions } from './resilience.js';
 import { costSoFar, newResult } from './result.js';
 import type { AgentSpec } from './spec.js';
 
 export type { FlowerStore, RunOptions, RuntimeOptions, SandboxPolicy } from './setup.js';
 
 export class Runtime {
-  readonly workspace: string;
-  readonly runDir: string;
-  /** every path this Runtime uses (see src/state/layout.ts) */
-  readonly layout: RunLayout;
-  /** lineage, manifest rows, the run lock */
-  readonly records: RunRecords;
+  /** what this Runtime works with, prepared once by context.ts and frozen */
+  private readonly ctx: RuntimeContext;
   readonly runId: string;
-  readonly projectKey: string;
   readonly manifest: Manifest;
-  readonly store: FlowerStore;
-  /** what FLOWER_STORE / --store names, opened by src/store/open.ts (the one place that picks a backend) */
-  private readonly backend: OpenedStore;
-  /** the project: FLOWER_PROJECT, else the absolute workspace path (lineage and manifest are keyed by it in PostgreSQL) */
-  readonly project: string;
-  /** for the child: the SDK project key of a named project (the same on every host) */
-  private readonly projectEnv: Record<string, string>;
-  readonly workbench: Workbench | undefined;
   /** set by a Workflow around a step's own agent call (never around a gate's) */
   onSession: ((sessionId: string) => void | Promise<void>) | undefined;
-  private readonly resolved: ResolvedEnv;
-  private readonly cliRetries: number;
-  private readonly watchdogS: number;
   /** mutable: a real overflow lowers the window for the rest of this Runtime (live calibration) */
   private readonly hand: HandoffPolicy;
-  private readonly policy: ResilienceOptions | null;
   private mismatchWarned = false;
-  private readonly lang: Lang;
-  private readonly detachChildren: boolean;
-  private readonly warn: (m: string) => void;
   private readonly live = new Set<() => void>();
-  /** an asynchronous store's writability check, awaited before the first model call */
-  private storeCheck: Promise<void> | undefined;
-  /** `<runDir>/sessions.db` when flower opened the store itself */
-  private readonly storeFile: string | undefined;
   private inflight: { result: StepResult; index: number } | undefined;
-  /** a person asked to stop at the next message boundary (Ctrl+C), with an optional remark */
   /** a person's interrupt, scoped to the step run it was meant for (interrupts.ts) */
   private readonly interrupts = new Interrupts();
   private closed = false;
   private total = 0;
-  /** project, personal and plugin skills, discovered once */
-  readonly skills: SkillKit;
-  /** every step runs inside the OS sandbox (recorded as `sandboxed` on its manifest row) */
-  readonly sandboxed: boolean;
-  private readonly sandboxPolicy: SandboxPolicy;
-  private readonly net: NetPolicy;
-  private readonly tmpDir: string;
-  /** what the binary is handed, where its tools may write and read, which values no output shows */
-  private readonly floor: Floor;
 
   constructor(o: RuntimeOptions = {}) {
-    const env = o.env ?? process.env;
-    this.warn = o.onWarning ?? ((m) => process.stderr.write(`! ${m}\n`));
-    this.layout =
-      o.layout ??
-      RunLayout.of({
-        ...(o.workspace !== undefined ? { workspace: o.workspace } : {}),
-        ...(o.runDir !== undefined ? { runDir: o.runDir } : {}),
-        ...(o.workbench instanceof Workbench ? { workbench: o.workbench.root } : {}),
-      });
-    // `./.env` is the layout's current directory's, the one every other path is resolved against
-    this.resolved = resolveEnv(env, this.layout.cwd);
-    requireCredentials(this.resolved);
-    this.sandboxed = o.sandbox !== false;
-    this.sandboxPolicy = o.sandbox === false ? {} : (o.sandbox ?? {});
-    this.net = o.net ?? 'on';
-    checkSandbox(this.sandboxed, this.resolved.env.PATH ?? process.env.PATH ?? '', this.warn);
-    this.workspace = this.layout.workspace;
-    this.runDir = this.layout.runDir;
-    prepareDirs(this.workspace, this.runDir);
-    this.tmpDir = privateTmpDir();
-    const wbRoot = o.workbench instanceof Workbench ? o.workbench.root : o.workbench ? this.layout.root : undefined;
-    try {
-      this.floor = new Floor({
-        layout: this.layout,
-        resolved: this.resolved,
-        workbench: wbRoot,
-        tmpDir: this.tmpDir,
-        configDir: privateConfigDir(),
-        allowWrite: this.sandboxPolicy.allowWrite ?? [],
-        passEnv: o.passEnv ?? [],
-        allowRead: o.allowRead ?? [],
-        denyRead: o.denyRead ?? [],
-        protect: [...(o.protect ?? []), ...(o.plugins ?? [])],
-        warn: this.warn,
-      });
-    } catch (e) {
-      removeTmpDirs(this.tmpDir);
-      throw e;
-    }
+    this.ctx = prepareRuntime(o);
     this.runId = newRunId();
-    // FLOWER_STORE (process env or .env files; the CLI's --store sets it) and FLOWER_PROJECT
-    try {
-      this.backend = openStore(this.resolved.env, this.layout, { sessions: o.store ? false : 'create', ...(o.records ? { records: o.records } : {}) });
-    } catch (e) {
-      removeTmpDirs(this.tmpDir);
-      this.floor.close();
-      throw e;
-    }
-    this.project = this.backend.choice.project;
-    this.projectKey = this.backend.choice.projectKey;
-    // the SDK takes CLAUDE_CODE_PROJECT_DIR_NAME from the child's env as the key of a named project
-    this.projectEnv = this.backend.choice.named ? { CLAUDE_CODE_PROJECT_DIR_NAME: this.projectKey } : {};
-    this.records = this.backend.records;
-    this.manifest = new Manifest(this.records, this.runId, this.warn);
-    this.storeFile = o.store ? undefined : this.backend.file;
-    // sessions: 'create' always opens one: null only for `sessions: false`, when o.store is used instead
-    this.store =
-      o.store ??
-      new ViewedStore(
-        this.backend.sessions!,
-        this.workspace,
-        {
-          trim: o.trim ?? false,
-          ephemeral: o.ephemeral ?? true,
-          keepDenials: o.keepDenials ?? 1,
-        },
-        this.layout.viewSpill,
-      );
-    // a store that cannot be written stops the run here, before any model call — not after the work
-    // is done and its transcript silently dropped (issue 11: read-only sessions.db, exit 0, nothing stored)
-    try {
-      const check = this.store.checkWritable?.();
-      if (check instanceof Promise) {
-        this.storeCheck = check;
-        check.catch(() => {
-          /* reported by run(), before its first model call */
-        });
-      }
-    } catch (e) {
-      this.store.close();
-      this.backend.close();
-      throw e;
-    }
-    this.workbench =
-      o.workbench instanceof Workbench
-        ? o.workbench
-        : o.workbench
-          ? new Workbench(this.workspace, { root: this.layout.root, ...(o.lang ? { lang: o.lang } : {}) })
-          : undefined;
-    this.workbench?.ensure();
-    this.cliRetries = o.cliRetries ?? posNum(env.FLOWER_CLI_RETRIES) ?? 0;
-    this.watchdogS = o.watchdogS ?? posNum(env.FLOWER_WATCHDOG) ?? 300;
-    // from the RESOLVED env: a FLOWER_WINDOW that lives only in .env must count
-    this.hand = handoffPolicy(this.resolved.env, o.handoff, o.window);
-    this.lang = o.lang ?? detectLang(env);
-    this.detachChildren = o.detachChildren ?? false;
-    this.skills =
-      o.skills === false
-        ? new SkillKit({ skills: [], plugins: [], warnings: [] }, null)
-        : SkillKit.load(
-            {
-              projectDir: this.layout.projectSkills,
-              userDir: path.join(configHome(this.resolved.env), 'skills'),
-              pluginDirs: [...(o.plugins ?? []), ...pluginDirsFromEnv(this.floor.env.FLOWER_PLUGINS)],
-            },
-            privateConfigDir(),
-            this.warn,
-            this.floor.secretNames,
-          );
-    const base = resilienceFromEnv(this.resolved.env, DEFAULT_RESILIENCE);
-    this.policy = o.resilience === false ? null : { ...base, ...(typeof o.resilience === 'object' ? o.resilience : {}) };
+    this.manifest = new Manifest(this.ctx.backend.records, this.runId, this.ctx.warn);
+    this.hand = { ...this.ctx.handoff };
+  }
+
+  get workspace(): string {
+    return this.ctx.layout.workspace;
+  }
+  get runDir(): string {
+    return this.ctx.layout.runDir;
+  }
+  /** every path this Runtime uses (see src/state/layout.ts) */
+  get layout(): RunLayout {
+    return this.ctx.layout;
+  }
+  /** lineage, manifest rows, the run lock */
+  get records(): RunRecords {
+    return this.ctx.backend.records;
+  }
+  /** the project: FLOWER_PROJECT, else the absolute workspace path (lineage and manifest are keyed by it in PostgreSQL) */
+  get project(): string {
+    return this.ctx.backend.choice.project;
+  }
+  get projectKey(): string {
+    return this.ctx.backend.choice.projectKey;
+  }
+  get store(): FlowerStore {
+    return this.ctx.store;
+  }
+  get workbench(): Workbench | undefined {
+    return this.ctx.workbench;
+  }
+  /** project, personal and plugin skills, discovered once */
+  get skills(): SkillKit {
+    return this.ctx.skills;
+  }
+  /** every step runs inside the OS sandbox (recorded as `sandboxed` on its manifest row) */
+  get sandboxed(): boolean {
+    return this.ctx.sandboxed;
   }
 
   /**
@@ -209,14 +98,14 @@ export class Runtime {
    */
   describe(): string {
     return describeRuntime({
-      env: this.resolved.env,
+      env: this.ctx.resolved.env,
       hand: this.hand,
-      read: this.resolved.read,
-      ignored: this.resolved.ignored,
-      skills: this.skills.describe(),
-      store: `store ${this.backend.where}`,
-      writable: this.floor.wall.input.writable,
-      secretNames: this.floor.secretNames,
+      read: this.ctx.resolved.read,
+      ignored: this.ctx.resolved.ignored,
+      skills: this.ctx.skills.describe(),
+      store: `store ${this.ctx.backend.where}`,
+      writable: this.ctx.floor.wall.input.writable,
+      secretNames: this.ctx.floor.secretNames,
     });
   }
 
@@ -226,7 +115,7 @@ export class Runtime {
    * model call. `run()` calls it too.
    */
   ready(): Promise<void> {
-    return this.backend.ready();
+    return this.ctx.backend.ready();
   }
 
   /** Is this session still in sessions.db (for this workspace)? */
@@ -236,7 +125,7 @@ export class Runtime {
 
   /** How the store is named in messages: its file when it has one. */
   private storeName(): string {
-    return this.storeFile ?? 'the session store';
+    return this.ctx.storeFile ?? 'the session store';
   }
 
   /** Main-thread context size of the session's last turn, 0 when unknown. */
@@ -272,7 +161,7 @@ export class Runtime {
     if (this.closed) throw new ConfigError('runtime-closed', 'this Runtime was closed; create a new one');
     await this.ready();
     const step = opts.stepName ?? spec.name;
-    if (this.storeCheck) await this.storeCheck;
+    if (this.ctx.storeCheck) await this.ctx.storeCheck;
     // a resume the store cannot serve would cost a spawn and end in the binary's "No conversation
     // found" (and its usage text): say so at once, before any model call
     if (opts.resume !== undefined && !(await this.hasSession(opts.resume))) {
@@ -295,7 +184,7 @@ export class Runtime {
         try {
           await cb?.(sid);
         } catch (e) {
-          this.warn(`onSession callback failed: ${errorText(e)}`);
+          this.ctx.warn(`onSession callback failed: ${errorText(e)}`);
         }
       }
     };
@@ -307,10 +196,10 @@ export class Runtime {
     const gens = new Generations(
       {
         workspace: this.workspace,
-        lang: this.lang,
-        env: this.resolved.env,
+        lang: this.ctx.lang,
+        env: this.ctx.resolved.env,
         policy: this.hand,
-        warn: this.warn,
+        warn: this.ctx.warn,
         layout: this.workbench ? this.layout.withWorkbench(this.workbench.root) : this.layout,
         contextOf: (sid) => this.contextOf(sid),
         attempt: (s, p, resume) => this.attempt({ spec: s, prompt: p, step, resume, hooks: opts.hooks }, announce),
@@ -342,7 +231,7 @@ export class Runtime {
   /** #23: a gateway served another model than the one named; the window guessed from the name is suspect. */
   private checkModel(spec: AgentSpec, o: AttemptOutcome, emit: Emit): void {
     if (this.mismatchWarned || !o.servedModel) return;
-    const want = spec.model ?? this.resolved.env.ANTHROPIC_MODEL;
+    const want = spec.model ?? this.ctx.resolved.env.ANTHROPIC_MODEL;
     if (!modelMismatch(want, o.servedModel)) return;
     this.mismatchWarned = true;
     emit(
@@ -364,7 +253,7 @@ export class Runtime {
     const out = await runAttempt(prompt, options, {
       step: a.step,
       humanInterrupt: () => this.interrupts.now !== null,
-      watchdogS: this.watchdogS,
+      watchdogS: this.ctx.watchdogS,
       onSession: announce,
       ...(a.onEvent ? { onEvent: a.onEvent } : {}),
       ...(shouldBreak ? { shouldBreak } : {}),
@@ -385,29 +274,30 @@ export class Runtime {
       interruptRequest: () => this.interrupts.for(step),
       takeInterrupt: () => this.interrupts.take(),
       hasSession: (sid) => this.hasSession(sid),
-      wait: { policy: this.policy!, env: this.resolved.env, closed: () => this.closed, store: this.backend.server },
-      policy: this.policy,
-      lang: this.lang,
+      wait: { policy: this.ctx.resilience, env: this.ctx.resolved.env, closed: () => this.closed, store: this.ctx.backend.server },
+      policy: this.ctx.resilience,
+      lang: this.ctx.lang,
     };
   }
 
   /** What every attempt's options are assembled from (assemble.ts). */
   private attemptBase(): AttemptBase {
+    const c = this.ctx;
     return {
-      floor: this.floor,
-      skills: this.skills,
-      store: this.store,
-      layout: this.layout,
-      workspace: this.workspace,
-      workbench: this.workbench,
-      tmpDir: this.tmpDir,
-      cliRetries: this.cliRetries,
+      floor: c.floor,
+      skills: c.skills,
+      store: c.store,
+      layout: c.layout,
+      workspace: c.layout.workspace,
+      workbench: c.workbench,
+      tmpDir: c.tmpDir,
+      cliRetries: c.cliRetries,
       handoff: this.hand.enabled,
-      projectEnv: this.projectEnv,
-      sandboxed: this.sandboxed,
-      net: this.net,
-      detachChildren: this.detachChildren,
-      lang: this.lang,
+      projectEnv: c.projectEnv,
+      sandboxed: c.sandboxed,
+      net: c.net,
+      detachChildren: c.detachChildren,
+      lang: c.lang,
     };
   }
 
@@ -461,17 +351,6 @@ export class Runtime {
       }
     }
     this.live.clear();
-    try {
-      this.store.close();
-    } catch {
-      /* already closed */
-    }
-    try {
-      this.backend.close();
-    } catch {
-      /* already closed */
-    }
-    removeTmpDirs(this.tmpDir);
-    this.floor.close();
+    releaseRuntime(this.ctx);
   }
 }

@@ -37,3 +37,21 @@ test('a Runtime leaves nothing behind when closed: 1,000 made and closed in one 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a Runtime whose preparation fails part-way undoes what it made: 200 failed constructions leave nothing behind', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-close-'));
+  const env = { XDG_CONFIG_HOME: path.join(dir, 'cfg'), HOME: dir, PATH: process.env.PATH ?? '', ANTHROPIC_API_KEY: 'sk-test-close' };
+  // the store is chosen after the temp folder and the floor exist: a bad FLOWER_STORE fails there
+  const bad = { ...env, FLOWER_STORE: 'ftp://nowhere/flower' };
+  const make = () => new Runtime({ workspace: path.join(dir, 'ws'), runDir: path.join(dir, 'runs'), env: bad, sandbox: false, onWarning: () => {} });
+  try {
+    new Runtime({ workspace: path.join(dir, 'ws'), runDir: path.join(dir, 'runs'), env, sandbox: false, onWarning: () => {} }).close();
+    const before = { listeners: listeners(), resources: resources(), tmp: ownTmp() };
+    for (let i = 0; i < 200; i++) assert.throws(make, (e: Error) => /FLOWER_STORE|store/i.test(e.message));
+    assert.deepEqual(listeners(), before.listeners, 'process listeners');
+    assert.deepEqual(resources(), before.resources, 'active handles and timers');
+    assert.deepEqual(ownTmp(), before.tmp, 'temp folders');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

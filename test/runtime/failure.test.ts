@@ -19,7 +19,7 @@ import { ConfigError, FlowerError, InternalError, StateCorrupt, StoreError } fro
 import { SqliteStoreError, StoreKeyError, StoreOpenError } from '../../src/store/index.js';
 import { PgStoreError } from '../../src/store/postgres/index.js';
 import { retryable } from '../../src/runtime/recover.js';
-import { DEFAULT_RESILIENCE } from '../../src/runtime/resilience.js';
+import { DEFAULT_RESILIENCE, NO_RETRY } from '../../src/runtime/resilience.js';
 import type { AttemptOutcome } from '../../src/runtime/attempt.js';
 
 type Api = Parameters<typeof fromApiError>[0];
@@ -156,11 +156,12 @@ test('the retry loop decides on the kind, never the text: a fatal kind with a "t
   assert.equal(w.retry, true, 'a network failure is waited out whatever its text says');
 });
 
-test('the loop bounds attempts, honours retryUnknown, and stops without a policy', () => {
+test('the loop bounds attempts, honours retryUnknown, and stops under NO_RETRY', () => {
   const net = outcome({ error: 'x', failure: failure('network', 'x') });
   assert.equal(retryable(net, DEFAULT_RESILIENCE.maxAttempts, DEFAULT_RESILIENCE).retry, false);
   assert.match(retryable(net, DEFAULT_RESILIENCE.maxAttempts, DEFAULT_RESILIENCE).why!, /gave up after 6 attempts/);
-  assert.equal(retryable(net, 1, null).retry, false);
+  assert.equal(retryable(net, 1, NO_RETRY).retry, false);
+  assert.equal(retryable(net, 1, NO_RETRY).why, undefined, 'one attempt allowed: nothing was given up on');
   const odd = outcome({ error: 'odd', failure: failure('unknown', 'odd') });
   assert.equal(retryable(odd, 1, DEFAULT_RESILIENCE).retry, true);
   assert.equal(retryable(odd, 1, { ...DEFAULT_RESILIENCE, retryUnknown: false }).retry, false);

@@ -2,7 +2,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import type { AttemptOutcome } from '../../src/runtime/attempt.js';
 import { failure, fatalLine } from '../../src/runtime/failure.js';
-import { DEFAULT_RESILIENCE, INTERRUPT_NOTE, RESUME_PROMPT, fatalMessage } from '../../src/runtime/index.js';
+import { DEFAULT_RESILIENCE, NO_RETRY, INTERRUPT_NOTE, RESUME_PROMPT, fatalMessage } from '../../src/runtime/index.js';
 import {
   MAX_HUMAN_INTERRUPTS,
   afterAttempt,
@@ -132,7 +132,7 @@ test('the step after an attempt', () => {
       "with the retry policy off a retryable failure stops, keeping the attempt's own error",
       outcome({ failure: overloaded }),
       fresh,
-      facts({ policy: null }),
+      facts({ policy: NO_RETRY }),
       { kind: 'stop', why: null },
     ],
     [
