@@ -24,6 +24,9 @@ export type {
 export {
   AgentSpec,
   Runtime,
+  RunLimits,
+  parseBudget,
+  parseDeadline,
   Manifest,
   normalize,
   contextOf,

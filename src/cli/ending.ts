@@ -25,7 +25,7 @@ export function closing(ui: Renderer, io: CliIO, rt: Runtime, ctx: WorkflowConte
   const step = ctx._failedAt;
   const why = ctx._aborted ?? ctx._results[step]?.error ?? ui.s.stepRejected;
   // the step as the manifest and `flower log` name it: what a person greps for
-  const line = ui.s.failedStep(step, why.replace(/\s+/g, ' ').trim(), ui.s.continueHint(continueCmd));
+  const line = ctx._limit ? ui.s.limitStop(step, ctx._limit.message) : ui.s.failedStep(step, why.replace(/\s+/g, ' ').trim(), ui.s.continueHint(continueCmd));
   try {
     io.stderr.write(`${sanitize(line, { keepColour: false })}\n`);
   } catch {

@@ -48,6 +48,8 @@ export interface AttemptInput {
   sessionId?: string | undefined;
   hooks?: Hooks | undefined;
   onEvent?: EventSink | undefined;
+  /** false for a handoff being written: a handoff in progress is allowed to finish (no budget, no deadline) */
+  limited?: boolean | undefined;
   /** the skills this session is given (name and hash), told before the prompt is primed */
   onSkills?: ((record: Array<{ name: string; hash: string }>) => void) | undefined;
 }

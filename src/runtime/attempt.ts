@@ -18,7 +18,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** why flower cut an attempt short: silence, a person, a full context, or the same call made again and again (guards/repeat) */
-export type InterruptCause = 'watchdog' | 'human' | 'handoff' | 'loop';
+export type InterruptCause = 'watchdog' | 'human' | 'handoff' | 'loop' | 'deadline';
 
 export interface AttemptOutcome {
   sessionId: string | null;
@@ -49,6 +49,8 @@ export interface AttemptControl {
   watchdogS: number;
   /** polled at message boundaries: a human interrupt request */
   humanInterrupt?: () => boolean;
+  /** the run's deadline (epoch ms): the turn is cut cleanly once it passes (limits.ts) */
+  deadlineAt?: number;
   /** register a way for the runtime to kill this attempt on close() */
   register?: (stop: () => void) => () => void;
   step: string;
@@ -65,6 +67,7 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
   // the child's own start-up (the sandbox, MCP servers) is not the model's silence: until system/init
   // the watchdog allows at least STARTUP_S
   dog.arm(Math.max(ctl.watchdogS, STARTUP_S));
+  const deadline = deadlineTimer(ctl.deadlineAt, seen, dog);
   try {
     for await (const raw of q) {
       const m = raw as unknown as Obj;
@@ -76,6 +79,8 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
       if (next === 'started') dog.arm();
       else if (next === 'ended') dog.disarm();
       else if (next) dog.cut(next);
+      // past the deadline every message boundary is a clean place to stop (a tool's result has arrived)
+      if (ctl.deadlineAt !== undefined && Date.now() >= ctl.deadlineAt && (m.type === 'assistant' || m.type === 'user')) dog.cut('deadline');
     }
   } catch (e) {
     // A string-prompt query throws after an error result; that throw repeats what we already have.
@@ -85,9 +90,24 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
     }
   } finally {
     dog.disarm();
+    if (deadline) clearTimeout(deadline);
     unregister();
   }
   return conclude(seen);
+}
+
+/**
+ * At the deadline, a turn whose model is producing output is cut at once (no tool is running); one
+ * that waits for a tool is cut at the next boundary, when the tool's result arrives — never mid-write.
+ */
+function deadlineTimer(at: number | undefined, seen: Seen, dog: Watchdog): NodeJS.Timeout | undefined {
+  if (at === undefined) return undefined;
+  const ms = Math.max(0, at - Date.now());
+  // setTimeout holds at most ~24.8 days; a later deadline is still caught at the boundaries
+  if (ms > 2 ** 31 - 1) return undefined;
+  return setTimeout(() => {
+    if (seen.silence.owed()) dog.cut('deadline');
+  }, ms);
 }
 
 /** What one attempt's stream said so far (mutable only inside runAttempt). */
@@ -291,6 +311,8 @@ function cutError(cause: InterruptCause, errors: readonly string[]): string {
       return errors.find((e) => e.startsWith('the model made')) ?? 'loop';
     case 'watchdog':
       return errors.find((e) => e.startsWith('watchdog')) ?? 'watchdog';
+    case 'deadline':
+      return 'deadline reached';
   }
 }
 

@@ -16,6 +16,7 @@ import { pluginDirsFromEnv } from '../skills/index.js';
 import { RunLayout } from '../state/index.js';
 import { openStore, ViewedStore, type OpenedStore } from '../store/index.js';
 import { Floor } from './floor.js';
+import { RunLimits } from './limits.js';
 import { privateConfigDir, privateTmpDir, removeTmpDirs } from './options.js';
 import { DEFAULT_RESILIENCE, NO_RETRY, resilienceFromEnv, type ResilienceOptions } from './resilience.js';
 import { checkSandbox, posNum, prepareDirs, type FlowerStore, type RuntimeOptions, type SandboxPolicy } from './setup.js';
@@ -57,6 +58,8 @@ export interface RuntimeContext {
   readonly resilience: Readonly<ResilienceOptions>;
   readonly lang: Lang;
   readonly detachChildren: boolean;
+  /** this wake's budget and deadline (none: unlimited) */
+  readonly limits: RunLimits;
 }
 
 /** Prepare everything a Runtime needs, or undo what was made and throw. */
@@ -214,7 +217,7 @@ function tools(o: RuntimeOptions, b: Base, floor: Floor): { workbench: Workbench
   return { workbench, skills };
 }
 
-type Policies = Pick<RuntimeContext, 'cliRetries' | 'watchdogS' | 'handoff' | 'resilience' | 'lang' | 'detachChildren'>;
+type Policies = Pick<RuntimeContext, 'cliRetries' | 'watchdogS' | 'handoff' | 'resilience' | 'lang' | 'detachChildren' | 'limits'>;
 
 /** The numbers and policies, from the options over the environment (pure). */
 function policies(o: RuntimeOptions, b: Base): Policies {
@@ -227,5 +230,6 @@ function policies(o: RuntimeOptions, b: Base): Policies {
     resilience: Object.freeze(o.resilience === false ? NO_RETRY : { ...fromEnv, ...(typeof o.resilience === 'object' ? o.resilience : {}) }),
     lang: o.lang ?? detectLang(b.env),
     detachChildren: o.detachChildren ?? false,
+    limits: o.limits ?? new RunLimits(),
   };
 }

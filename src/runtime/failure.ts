@@ -47,6 +47,7 @@ const RETRYABLE: Readonly<Record<FailureKind, boolean>> = Object.freeze({
   killed: false,
   store: false,
   budget: false,
+  deadline: false,
   internal: false,
   unknown: true,
   // the workflow already gave the model its one chance to fix the answer: another attempt of the same would repeat it
@@ -173,8 +174,9 @@ export function fromResultSubtype(subtype: string, text: string): StepFailure | 
 }
 
 /** What each flower-made cut means. */
-export function fromInterrupt(cause: 'watchdog' | 'human' | 'handoff' | 'loop', message: string): StepFailure {
+export function fromInterrupt(cause: 'watchdog' | 'human' | 'handoff' | 'loop' | 'deadline', message: string): StepFailure {
   if (cause === 'human') return failure('interrupted', message);
+  if (cause === 'deadline') return failure('deadline', message);
   // a model stuck on one call after being told its result will not change: another attempt would repeat it
   if (cause === 'loop') return failure('model', message);
   if (cause === 'handoff') return failure('context-full', message);
@@ -193,6 +195,8 @@ export function fatalLine(f: StepFailure): string {
         ? `${m} — check ANTHROPIC_BASE_URL (the gateway root, without /v1) and the model name (ANTHROPIC_MODEL)`
         : m;
     case 'budget':
+      // the run's own cap (limits.ts) already says what was spent and how to go on
+      if (m.startsWith("the run's budget")) return m;
       return /turn/i.test(m) ? `${m} — raise the spec's maxTurns if the step needs more turns` : `${m} — the budget cap was reached`;
     case 'quota':
       return f.retryable ? m : `${m} — the account's credit or quota is exhausted`;

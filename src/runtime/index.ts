@@ -70,3 +70,5 @@ export {
 } from './resilience.js';
 export { Resilience } from './resilience.js';
 export type { ResilienceOptions, ErrorClass, Endpoint } from './resilience.js';
+export { RunLimits, parseBudget, parseDeadline, budgetLine, deadlineLine } from './limits.js';
+export type { LimitSettings, LimitKind } from './limits.js';

@@ -16,6 +16,7 @@ import type { Workbench } from '../guards/index.js';
 import { describeRuntime, type FlowerStore, type RunOptions, type RuntimeOptions } from './setup.js';
 import { prepareRuntime, releaseRuntime, type RuntimeContext } from './context.js';
 import type { SkillKit } from './skills.js';
+import type { RunLimits } from './limits.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
 import { event } from './events.js';
 // the life of an attempt, in order: options → spawn → stream → measure → break/handoff → classify → wait → resume
@@ -24,7 +25,7 @@ import { beginRun, forgetLocalTranscripts } from './options.js';
 import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
 import { modelMismatch, type HandoffPolicy } from './window.js';
 import { Generations, type Emit } from './handoff.js';
-import { failure, fromThrown } from './failure.js';
+import { failure, fromThrown, type StepFailure } from './failure.js';
 import { runAttempts, type LoopHost } from './loop.js';
 import { Interrupts } from './interrupts.js';
 import { costSoFar, newResult } from './result.js';
@@ -90,6 +91,10 @@ export class Runtime {
   /** every step runs inside the OS sandbox (recorded as `sandboxed` on its manifest row) */
   get sandboxed(): boolean {
     return this.ctx.sandboxed;
+  }
+  /** this wake's budget and deadline, shared with the other Runtimes of the wake */
+  get limits(): RunLimits {
+    return this.ctx.limits;
   }
 
   /**
@@ -202,7 +207,7 @@ export class Runtime {
         warn: this.ctx.warn,
         layout: this.workbench ? this.layout.withWorkbench(this.workbench.root) : this.layout,
         contextOf: (sid) => this.contextOf(sid),
-        attempt: (s, p, resume) => this.attempt({ spec: s, prompt: p, step, resume, hooks: opts.hooks }, announce),
+        attempt: (s, p, resume) => this.attempt({ spec: s, prompt: p, step, resume, hooks: opts.hooks, limited: false }, announce),
       },
       { spec, step, task: prompt, result, emit },
     );
@@ -247,9 +252,18 @@ export class Runtime {
     announce: (sid: string) => Promise<void>,
     shouldBreak?: (context: number) => InterruptCause | null,
   ): Promise<AttemptOutcome> {
+    const limits = this.ctx.limits;
+    const limited = a.limited !== false && !limits.none;
+    // a limit already reached starts nothing: the step stops with it, resumable on the next wake
+    const blocked = limited ? limits.blocked() : null;
+    if (blocked) return stoppedBy(blocked, a.resume);
     // a resumed (or forked) session reports its cost since the session began, not since this attempt
-    const before = a.resume ? await costSoFar(this.store, this.projectKey, a.resume) : 0;
+    const before = a.resume ? await costSoFar(this.ctx.store, this.projectKey, a.resume) : 0;
     const { options, prompt } = assembleAttempt(this.attemptBase(), a);
+    // the binary stops after the model call that crosses its maxBudgetUsd, counting only this process's spend
+    const cap = limited ? limits.attemptCap(options.maxBudgetUsd) : { cap: options.maxBudgetUsd, binding: false };
+    if (cap.cap !== undefined) options.maxBudgetUsd = cap.cap;
+    const deadlineAt = limited ? limits.settings.deadlineAt : undefined;
     const out = await runAttempt(prompt, options, {
       step: a.step,
       humanInterrupt: () => this.interrupts.now !== null,
@@ -257,12 +271,17 @@ export class Runtime {
       onSession: announce,
       ...(a.onEvent ? { onEvent: a.onEvent } : {}),
       ...(shouldBreak ? { shouldBreak } : {}),
+      ...(deadlineAt !== undefined ? { deadlineAt } : {}),
       register: (stop) => {
         this.live.add(stop);
         return () => this.live.delete(stop);
       },
     });
     out.costUsd = Math.max(0, out.costUsd - before);
+    limits.add(out.costUsd);
+    // said in the run's words: what was spent of what, and how to go on
+    if (out.failure?.kind === 'budget' && cap.binding && /max_budget|budget cap/i.test(out.error ?? '')) named(out, limits.budgetFailure());
+    if (out.interrupted === 'deadline') named(out, limits.deadlineFailure());
     return out;
   }
 
@@ -353,4 +372,27 @@ export class Runtime {
     this.live.clear();
     releaseRuntime(this.ctx);
   }
+}
+
+/** The outcome of an attempt a limit kept from starting: nothing spent, the session unchanged. */
+function stoppedBy(f: StepFailure, resume: string | undefined): AttemptOutcome {
+  return {
+    sessionId: resume ?? null,
+    ok: false,
+    text: '',
+    error: f.message,
+    failure: f,
+    errors: [f.message],
+    costUsd: 0,
+    numTurns: 0,
+    context: 0,
+    interrupted: null,
+    servedModel: null,
+  };
+}
+
+function named(out: AttemptOutcome, f: StepFailure): void {
+  out.failure = f;
+  out.error = f.message;
+  out.errors.push(f.message);
 }

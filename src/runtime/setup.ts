@@ -12,6 +12,7 @@ import { maskSecret, type EnvMap, type Lang } from '../config/index.js';
 import { sandboxMissing, type NetPolicy, type Workbench } from '../guards/index.js';
 import type { EventSink } from './events.js';
 import type { ResilienceOptions } from './resilience.js';
+import type { RunLimits } from './limits.js';
 import type { Hooks } from './spec.js';
 import { thresholds, type HandoffPolicy } from './window.js';
 
@@ -99,6 +100,8 @@ export interface RuntimeOptions {
   denyRead?: readonly string[];
   /** more files flower reads at its next start (a workflow file): no tool may write them */
   protect?: readonly string[];
+  /** this wake's spend and time limits (`--budget`, `--deadline`), shared by every Runtime of the wake */
+  limits?: RunLimits;
 }
 
 export interface SandboxPolicy {

@@ -59,6 +59,8 @@ export const FAILURE_KINDS = [
   'killed',
   'store',
   'budget',
+  // the run's --deadline passed: the step was stopped at a message boundary, resumable on the next wake
+  'deadline',
   'internal',
   'unknown',
   // the model's answer broke the step's contract: no valid verdict after the one reminder (issue 19)

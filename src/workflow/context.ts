@@ -1,4 +1,4 @@
-import type { EventSink, Runtime, StepResult } from '../runtime/index.js';
+import type { EventSink, RunLimits, Runtime, StepFailure, StepResult } from '../runtime/index.js';
 
 /** What a Workflow needs of a Runtime (a narrow surface, so control flow can be tested with a stand-in). */
 export type WorkflowRuntime = Pick<Runtime, 'run' | 'runDir' | 'workspace' | 'onSession'> & {
@@ -7,6 +7,8 @@ export type WorkflowRuntime = Pick<Runtime, 'run' | 'runDir' | 'workspace' | 'on
   records?: RunRecords;
   /** every path; lineage records its workbench so `flower status` finds the notes of an --isolate run */
   layout?: RunLayout;
+  /** this wake's budget and deadline (none: unlimited) */
+  limits?: RunLimits;
 } & Partial<Pick<Runtime, 'amend'>>;
 import type { RunLayout, RunRecords } from '../state/index.js';
 import type { Lineage } from './lineage.js';
@@ -30,4 +32,14 @@ export interface WorkflowContext {
   _aborted?: string;
   /** why the gate of the current attempt rejected its result (set by the gate; cleared per attempt) */
   _rejected?: string;
+  /** the run's budget or deadline stopped this wake (limits.ts); the next wake resumes */
+  _limit?: StepFailure;
+}
+
+/**
+ * The run's limit that stopped a failed step, if one did: decided by the limits themselves (a step's
+ * own maxTurns or maxBudgetUsd is a `budget` failure too, but leaves the run's limits open).
+ */
+export function limitOf(rt: WorkflowRuntime, r: StepResult): StepFailure | null {
+  return r.ok ? null : (rt.limits?.blocked() ?? null);
 }

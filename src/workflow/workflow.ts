@@ -9,7 +9,7 @@
 import { ConfigError, errorText } from '../errors.js';
 import type { HumanChannel } from '../human/index.js';
 import { event, failure, type EventSink, type FlowerEvent, type StepResult } from '../runtime/index.js';
-import type { WorkflowContext, WorkflowRuntime } from './context.js';
+import { limitOf, type WorkflowContext, type WorkflowRuntime } from './context.js';
 import { Lineage } from './lineage.js';
 import { Step, StepAbort } from './step.js';
 
@@ -149,7 +149,10 @@ export class Workflow {
         ctx[step.name] = step.reduce ? step.reduce(result, ctx) : result.text;
         continue;
       }
-      if (step.onFail === 'stop') {
+      // a limit stops the whole wake whatever the step's onFail says: every later step would stop on it too
+      const limit = ctx._limit ?? limitOf(rt, result);
+      if (limit || step.onFail === 'stop') {
+        if (limit) ctx._limit = limit;
         ctx._failedAt = step.name;
         return ctx;
       }
@@ -208,6 +211,8 @@ export class Workflow {
       }
       let passed = false;
       delete ctx._rejected;
+      // a step a limit stopped is neither judged nor tried again in this wake: the next one resumes it
+      if (limitOf(rt, result)) return { result, passed: false, why: result.error ?? 'stopped by a limit' };
       if (result.ok) {
         try {
           passed = step.gate ? await step.gate(result, ctx) : true;

@@ -13,7 +13,7 @@
 import type { Lang } from '../../config/index.js';
 import { AMBIGUOUS_REASON, Brief, DEFAULT_AMEND_LABEL, Goal, reviewVerdict, Verdict } from '../../docs/index.js';
 import { event, failure, type AgentSpec, type StepResult } from '../../runtime/index.js';
-import type { WorkflowContext, WorkflowRuntime } from '../context.js';
+import { limitOf, type WorkflowContext, type WorkflowRuntime } from '../context.js';
 import { type Step, StepAbort } from '../step.js';
 import { texts } from './prompts.js';
 import { GOAL_KEY, ROUND_KEY, VERDICT_KEY, keptAside, type FlowChannel } from './steps.js';
@@ -167,6 +167,12 @@ export function withGoal(step: Step, judgeSpec: AgentSpec, channel: FlowChannel,
 /** No valid verdict after the one reminder: the judge row fails with a typed `model` failure, and the flow stops cleanly. */
 async function noVerdict(row: StepResult, ctx: WorkflowContext, lang: Lang): Promise<never> {
   const t = texts(lang);
+  // the judge ran out of the run's budget or time: that stops the wake, not the judge's contract
+  const limit = ctx._runtime ? limitOf(ctx._runtime, row) : null;
+  if (limit) {
+    ctx._limit = limit;
+    throw new StepAbort(limit.message);
+  }
   const why = row.ok ? t.noVerdict : t.judgeFailed(row.error ?? row.failure?.message ?? 'failed');
   if (row.ok) await ctx._runtime?.amend?.(row, { ok: false, error: why, failure: failure('model', why) });
   throw new StepAbort(t.noVerdictStop(row.step, why));
