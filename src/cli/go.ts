@@ -4,12 +4,12 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { detectLang, hasCredentials, resolveEnv } from '../config/index.js';
+import { detectLang, hasCredentials, resolveEnv, type Lang } from '../config/index.js';
 import { HumanChannel } from '../human/index.js';
 import { requireGitRepo, Workbench } from '../guards/index.js';
 import { RunLayout } from '../state/index.js';
 import { Runtime } from '../runtime/index.js';
-import { starterFlow, wakeState } from '../workflow/index.js';
+import { starterFlow, wakeState, type StarterFlow, type WakeState } from '../workflow/index.js';
 import type { RunLockHeld } from '../state/index.js';
 import { holdFolder } from './folder-lock.js';
 import { CliExit, EXIT, readPipedRequest, type CliIO } from './io.js';
@@ -47,12 +47,8 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   const cwd = io.cwd ?? process.cwd();
   const lang = detectLang(io.env);
   const term = new TerminalSession({ io, g, lang });
-  const ui = term.ui;
   const ws = path.resolve(cwd, g.workspace);
   const runDir = path.resolve(cwd, g.runDir);
-  const tty = term.tty;
-  let ask = words.join(' ').trim();
-  let fresh = o.new;
 
   // --isolate: every worker gets its own git worktree, so the workbench moves out of the repository
   // (<parent>/.flower-<name>) where every worktree can reach it
@@ -64,37 +60,12 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   // line, before any question or model call; the wake state is read from it
   const early = await backendsFor(io.env, layout);
   const st = await wakeState(ws, { layout, records: early.records }).finally(() => early.close());
-  // `echo "…" | flower`: the request comes on stdin (on a folder in progress, a remark)
-  if (!ask && !tty) ask = await readPipedRequest(io.stdin, { needed: fresh || !(st.waking || st.unfinished) });
-  if (!ask && tty && !fresh) {
-    const first = await term.prompt(st.waking || st.unfinished ? ui.t.askWake : ui.t.askWhat);
-    if (first === null) {
-      term.close();
-      throw new CliExit(EXIT.failure, '');
-    }
-    ask = first.trim();
-    if (ask === '/new') {
-      fresh = true;
-      ask = ((await term.prompt(ui.t.askWhat)) ?? '').trim();
-    }
-  }
-  // a run cut short before its brief was frozen (lineage names its clarify session or holds the
-  // request) is continued too
-  if (!ask && (fresh || !(st.waking || st.unfinished))) {
-    term.close();
-    throw new CliExit(EXIT.failure, `x ${ui.t.nothingToDo}`);
-  }
-
-  let timeoutS = o.timeout;
-  if (timeoutS === undefined) {
-    timeoutS = tty ? 1800 : 0;
-    if (!tty) ui.line(ui.t.nonTty);
-  }
+  const { ask, fresh } = await theRequest(words, o.new, st, term, io);
+  const timeoutS = askTimeout(o, term);
 
   // a first run on a terminal with no credentials offers `flower setup` instead of only exiting
   // (before the terminal session takes stdin)
-  if (tty && !g.json && !hasCredentials(resolveEnv(io.env))) await offerSetup(io, 'missing');
-  let refused = false;
+  if (term.tty && !g.json && !hasCredentials(resolveEnv(io.env))) await offerSetup(io, 'missing');
 
   const rt = new Runtime({
     layout,
@@ -102,30 +73,15 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     handoff: o.handoff,
     workbench: wb,
     trim: o.trim,
-    detachChildren: tty,
+    detachChildren: term.tty,
     plugins: resolvePlugins(g, cwd),
     ...security(g),
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
-  // one run per folder: nothing of this run is written before the lock is ours (a PostgreSQL store is
-  // reached first: its lock is an advisory lock there)
-  let lock;
-  try {
-    await rt.ready();
-    lock = o.held ?? (await holdFolder(rt.records, { wait: o.wait ?? false }, io));
-  } catch (e) {
-    term.close();
-    rt.close();
-    throw e;
-  }
+  const lock = await lockFolder(rt, o, term, io);
   if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
-  const channel = new HumanChannel({
-    maxAsks: o.asks < 0 ? null : o.asks,
-    timeoutS,
-    logPath: layout.qa,
-    amendPath: layout.brief,
-    lang,
-  }).withSubmissions(['brief', 'goal', 'verdict']);
+  const channel = humanChannel(o, timeoutS, layout, lang);
+  let refused = false;
   try {
     const flow = await starterFlow(ask, {
       workspace: ws,
@@ -141,29 +97,102 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
       records: rt.records,
       isolate: o.isolate ?? false,
     });
-    if (flow.archived) ui.line(ui.t.archived(flow.archived));
-    if (flow.waking) {
-      const sid = st.steps['干活'];
-      const ctx = sid ? await rt.contextOf(sid) : 0;
-      ui.line(ui.t.wakeBanner(tilde(ws), (await wakeState(ws, { layout, records: rt.records })).checks, ctx > 0 ? tokens(ctx) : '', st.woke + 1));
-    }
+    await banners(flow, st, { ws, layout, rt, term });
     term.attach(rt, channel, layout);
     const ctx = await flow.workflow.run(rt, {
       onEvent: term.onEvent,
       onStep: (_n, r) => {
         refused ||= isAuthFailure(r);
-        ui.result(r);
+        term.ui.result(r);
       },
     });
     await term.settle();
     term.close();
-    return await closing(ui, io, rt, ctx, 'flower');
+    return await closing(term.ui, io, rt, ctx, 'flower');
   } finally {
     term.close();
     channel.close();
     rt.close();
     await lock.release();
     // a 401 mid-run on a terminal: offer setup again, once the terminal is released
-    if (refused && tty && !g.json) await offerSetup(io, 'refused');
+    if (refused && term.tty && !g.json) await offerSetup(io, 'refused');
   }
+}
+
+// ---- the steps of go ----
+
+/**
+ * What is asked: the words, else stdin when piped, else a prompt on a terminal (where `/new` starts
+ * over). Nothing to do is a stop (exit 1) — unless the folder has a run to continue.
+ */
+async function theRequest(words: string[], isNew: boolean, st: WakeState, term: TerminalSession, io: CliIO): Promise<{ ask: string; fresh: boolean }> {
+  const ui = term.ui;
+  const continuing = st.waking || st.unfinished;
+  let ask = words.join(' ').trim();
+  let fresh = isNew;
+  // `echo "…" | flower`: the request comes on stdin (on a folder in progress, a remark)
+  if (!ask && !term.tty) ask = await readPipedRequest(io.stdin, { needed: fresh || !continuing });
+  if (!ask && term.tty && !fresh) {
+    const first = await term.prompt(continuing ? ui.t.askWake : ui.t.askWhat);
+    if (first === null) {
+      term.close();
+      throw new CliExit(EXIT.failure, '');
+    }
+    ask = first.trim();
+    if (ask === '/new') {
+      fresh = true;
+      ask = ((await term.prompt(ui.t.askWhat)) ?? '').trim();
+    }
+  }
+  // a run cut short before its brief was frozen (lineage names its clarify session or holds the
+  // request) is continued too
+  if (!ask && (fresh || !continuing)) {
+    term.close();
+    throw new CliExit(EXIT.failure, `x ${ui.t.nothingToDo}`);
+  }
+  return { ask, fresh };
+}
+
+/** How long a question waits: --timeout, else half an hour on a terminal and forever without one (said once). */
+function askTimeout(o: GoOptions, term: TerminalSession): number {
+  if (o.timeout !== undefined) return o.timeout;
+  if (!term.tty) term.ui.line(term.ui.t.nonTty);
+  return term.tty ? 1800 : 0;
+}
+
+/** The questions of the run: at most --asks of them (negative: no limit), kept in the run's Q&A log. */
+function humanChannel(o: GoOptions, timeoutS: number, layout: RunLayout, lang: Lang): HumanChannel {
+  return new HumanChannel({
+    maxAsks: o.asks < 0 ? null : o.asks,
+    timeoutS,
+    logPath: layout.qa,
+    amendPath: layout.brief,
+    lang,
+  }).withSubmissions(['brief', 'goal', 'verdict']);
+}
+
+/**
+ * One run per folder: nothing of this run is written before the lock is ours (a PostgreSQL store is
+ * reached first: its lock is an advisory lock there). A failure here closes what go opened.
+ */
+async function lockFolder(rt: Runtime, o: GoOptions, term: TerminalSession, io: CliIO): Promise<RunLockHeld> {
+  try {
+    await rt.ready();
+    return o.held ?? (await holdFolder(rt.records, { wait: o.wait ?? false }, io));
+  } catch (e) {
+    term.close();
+    rt.close();
+    throw e;
+  }
+}
+
+/** The lines before the work: an earlier run archived, or the wake banner of a folder continued. */
+async function banners(flow: StarterFlow, st: WakeState, w: { ws: string; layout: RunLayout; rt: Runtime; term: TerminalSession }): Promise<void> {
+  const ui = w.term.ui;
+  if (flow.archived) ui.line(ui.t.archived(flow.archived));
+  if (!flow.waking) return;
+  const sid = st.steps['干活'];
+  const ctx = sid ? await w.rt.contextOf(sid) : 0;
+  const checks = (await wakeState(w.ws, { layout: w.layout, records: w.rt.records })).checks;
+  ui.line(ui.t.wakeBanner(tilde(w.ws), checks, ctx > 0 ? tokens(ctx) : '', st.woke + 1));
 }

@@ -121,58 +121,23 @@ export class Renderer {
 
   event = (e: FlowerEvent): void => {
     const p = e.payload;
-    const v = this.level === 'verbose';
-    const q = this.level === 'quiet';
     switch (e.kind) {
-      case 'step': {
-        const tag = p.resumed === true ? this.t.resumedTag(Number(p.woke) || 0) : '';
-        // the seed's step names stay on disk; on screen they read in the person's language
-        const name = clean(stepLabel(e.text, this.lang));
-        const [i, n] = [Number(p.index), Number(p.total)];
-        // a narrow screen gets the wake tag on a line of its own rather than cut
-        const lines =
-          !this.wrapAt || width(`== ${name} ==  ${i}/${n}  ${tag}`) <= this.cols
-            ? [banner(name, i, n, this.cols, tag)]
-            : [banner(name, i, n, this.cols), `   ${tag}`];
-        this.screen.print(['', ...lines.map((l) => this.palette.paint('banner', l))]);
+      case 'step':
+        this.stepBanner(e);
         return;
-      }
       case 'text':
-        if (e.subagent) {
-          if (v) this.say('worker', '  | ', e.text);
-          return;
-        }
-        this.say('prose', '  ', e.text);
+        if (!e.subagent) this.say('prose', '  ', e.text);
+        else if (this.level === 'verbose') this.say('worker', '  | ', e.text);
         return;
-      case 'tool_call': {
-        if (typeof p.id === 'string' && e.tool) this.calls.set(p.id, e.tool);
-        if (q) return;
-        const tl = toolLine(e.tool ?? '', p.input, clean(e.text), this.s, { verbose: v });
-        if (!tl) return;
-        const lead = `${e.subagent ? '  | ' : ''}${tl.mark} `;
-        if (v) this.say(e.subagent ? 'worker' : tl.role, lead, tl.text);
-        else this.compact(e.subagent ? 'worker' : tl.role, `${lead}${tl.text}`);
+      case 'tool_call':
+        this.toolCall(e);
         return;
-      }
-      case 'tool_result': {
-        const tool = typeof p.tool_use_id === 'string' ? this.calls.get(p.tool_use_id) : undefined;
-        const label = tool ? submissionLabel(tool, this.s) : null;
-        if (label && p.is_error === true) {
-          // a rejected submission is why a step fails: always on screen, in words
-          this.say('error', 'x ', this.s.rejected(label, clean(e.text).split('\n').slice(0, 6).join(' ')));
-          return;
-        }
-        if (!v) return;
-        this.say(
-          e.subagent ? 'worker' : p.is_error === true ? 'error' : 'hint',
-          `${e.subagent ? '  | ' : ''}  ${p.is_error === true ? 'x' : '.'} `,
-          e.text.split('\n')[0] ?? '',
-        );
+      case 'tool_result':
+        this.toolResult(e);
         return;
-      }
       case 'thinking':
-        if (q || !e.text.trim()) return;
-        if (v) this.say('thinking', '~ ', e.text);
+        if (this.level === 'quiet' || !e.text.trim()) return;
+        if (this.level === 'verbose') this.say('thinking', '~ ', e.text);
         else this.compact('thinking', `~ ${e.text}`);
         return;
       case 'error':
@@ -194,24 +159,73 @@ export class Renderer {
         else if (p.kind === 'verdict') this.verdict(p);
         else if (p.kind === 'attempt' && isResult(p.result)) this.attempt(p.result);
         return;
-      case 'handoff': {
-        const ctx = tokens(Number(p.context) || 0);
-        if (p.phase === 'near') this.line(this.t.handoffNear(ctx, tokens(Number(p.at) || 0)));
-        else if (p.phase === 'writing') this.line(this.t.handoffWriting);
-        else if (p.phase === 'done') {
-          const sec = (p.sections ?? {}) as Record<string, unknown>;
-          for (const k of ['doing', 'decided', 'deadends', 'next']) {
-            const val = String(sec[k] ?? '').trim();
-            if (val) this.say('note', `#   ${k}: `, val.split('\n')[0] ?? '');
-          }
-          this.line(this.t.handoffDone(String(p.path ?? ''), p.degraded === true));
-        }
+      case 'handoff':
+        this.handoff(p);
         return;
-      }
       default:
         return;
     }
   };
+
+  /** A step's banner, with the wake tag when it resumes. */
+  private stepBanner(e: FlowerEvent): void {
+    const p = e.payload;
+    const tag = p.resumed === true ? this.t.resumedTag(Number(p.woke) || 0) : '';
+    // the seed's step names stay on disk; on screen they read in the person's language
+    const name = clean(stepLabel(e.text, this.lang));
+    const [i, n] = [Number(p.index), Number(p.total)];
+    // a narrow screen gets the wake tag on a line of its own rather than cut
+    const lines =
+      !this.wrapAt || width(`== ${name} ==  ${i}/${n}  ${tag}`) <= this.cols
+        ? [banner(name, i, n, this.cols, tag)]
+        : [banner(name, i, n, this.cols), `   ${tag}`];
+    this.screen.print(['', ...lines.map((l) => this.palette.paint('banner', l))]);
+  }
+
+  /** A tool call: remembered (so its result can be named), then whole with -v, one cut line without, none with -q. */
+  private toolCall(e: FlowerEvent): void {
+    const p = e.payload;
+    const v = this.level === 'verbose';
+    if (typeof p.id === 'string' && e.tool) this.calls.set(p.id, e.tool);
+    if (this.level === 'quiet') return;
+    const tl = toolLine(e.tool ?? '', p.input, clean(e.text), this.s, { verbose: v });
+    if (!tl) return;
+    const lead = `${e.subagent ? '  | ' : ''}${tl.mark} `;
+    if (v) this.say(e.subagent ? 'worker' : tl.role, lead, tl.text);
+    else this.compact(e.subagent ? 'worker' : tl.role, `${lead}${tl.text}`);
+  }
+
+  /** A tool result: a rejected submission always (it is why a step fails), any other only with -v. */
+  private toolResult(e: FlowerEvent): void {
+    const p = e.payload;
+    const tool = typeof p.tool_use_id === 'string' ? this.calls.get(p.tool_use_id) : undefined;
+    const label = tool ? submissionLabel(tool, this.s) : null;
+    if (label && p.is_error === true) {
+      this.say('error', 'x ', this.s.rejected(label, clean(e.text).split('\n').slice(0, 6).join(' ')));
+      return;
+    }
+    if (this.level !== 'verbose') return;
+    this.say(
+      e.subagent ? 'worker' : p.is_error === true ? 'error' : 'hint',
+      `${e.subagent ? '  | ' : ''}  ${p.is_error === true ? 'x' : '.'} `,
+      e.text.split('\n')[0] ?? '',
+    );
+  }
+
+  /** The handoff's phases: near the window, writing, and done (with the first line of each section). */
+  private handoff(p: Record<string, unknown>): void {
+    const ctx = tokens(Number(p.context) || 0);
+    if (p.phase === 'near') this.line(this.t.handoffNear(ctx, tokens(Number(p.at) || 0)));
+    else if (p.phase === 'writing') this.line(this.t.handoffWriting);
+    else if (p.phase === 'done') {
+      const sec = (p.sections ?? {}) as Record<string, unknown>;
+      for (const k of ['doing', 'decided', 'deadends', 'next']) {
+        const val = String(sec[k] ?? '').trim();
+        if (val) this.say('note', `#   ${k}: `, val.split('\n')[0] ?? '');
+      }
+      this.line(this.t.handoffDone(String(p.path ?? ''), p.degraded === true));
+    }
+  }
 
   private ask(e: FlowerEvent): void {
     const p = e.payload;

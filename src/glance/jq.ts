@@ -55,95 +55,111 @@ const IDENT = /[A-Za-z0-9_]/;
 
 /** jq's tokens; interpolation code follows its string token, between `(` and `)`. */
 function tokenize(src: string, budget: Budget): Tok[] | string {
-  const toks: Tok[] = [];
-  const stack: Frame[] = [];
-  let i = 0;
-  const word = (from: number): number => {
-    let j = from;
-    while (j < src.length && (IDENT.test(src[j]!) || (src[j] === ':' && src[j + 1] === ':' && IDENT.test(src[j + 2] ?? '')))) j += src[j] === ':' ? 2 : 1;
-    return j;
-  };
-  while (i < src.length) {
+  const lx: Lexer = { src, toks: [], stack: [] };
+  for (let i = 0; i < src.length; ) {
     budget.spend();
-    const c = src[i]!;
-    const top = stack[stack.length - 1];
-    if (top?.k === 'str') {
-      if (c === '"') {
-        stack.pop();
-        i++;
-        continue;
-      }
-      if (c === '\\' && src[i + 1] === '(') {
-        top.tok.interp = true;
-        stack.push({ k: 'interp', depth: 0 });
-        toks.push({ t: 'p', v: '(' });
-        i += 2;
-        continue;
-      }
-      (top.tok as { v: string }).v += c === '\\' ? (src[i + 1] ?? '') : c;
-      i += c === '\\' ? 2 : 1;
-      continue;
-    }
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
-      i++;
-      continue;
-    }
-    if (c === '#') {
-      while (i < src.length && src[i] !== '\n') i++;
-      continue;
-    }
-    if (c === '"') {
-      const tok: Tok = { t: 'str', v: '' };
-      toks.push(tok);
-      stack.push({ k: 'str', tok });
-      i++;
-      continue;
-    }
-    if (c === '(' && top?.k === 'interp') top.depth++;
-    if (c === ')' && top?.k === 'interp') {
-      if (top.depth === 0) {
-        stack.pop();
-        toks.push({ t: 'p', v: ')' });
-        i++;
-        continue;
-      }
-      top.depth--;
-    }
-    if (/\d/.test(c) || (c === '.' && /\d/.test(src[i + 1] ?? ''))) {
-      let j = i;
-      while (j < src.length && /[\d.]/.test(src[j]!)) j++;
-      if (/[eE]/.test(src[j] ?? '') && /[+\-\d]/.test(src[j + 1] ?? '')) {
-        j += 2;
-        while (j < src.length && /\d/.test(src[j]!)) j++;
-      }
-      toks.push({ t: 'num', v: src.slice(i, j) });
-      i = j;
-      continue;
-    }
-    if (c === '.' && src[i + 1] === '.') {
-      toks.push({ t: 'p', v: '..' });
-      i += 2;
-      continue;
-    }
-    if (c === '.' && /[A-Za-z_]/.test(src[i + 1] ?? '')) {
-      const j = word(i + 1);
-      toks.push({ t: 'field', v: src.slice(i, j) });
-      i = j;
-      continue;
-    }
-    if (c === '$' || c === '@' || /[A-Za-z_]/.test(c)) {
-      const j = word(c === '$' || c === '@' ? i + 1 : i);
-      toks.push({ t: c === '$' ? 'var' : c === '@' ? 'fmt' : 'ident', v: src.slice(i, j) });
-      i = j === i ? i + 1 : j;
-      continue;
-    }
-    const three = src.slice(i, i + 3);
-    const two = src.slice(i, i + 2);
-    const op = three === '?//' || three === '//=' ? three : ['//', '|=', '+=', '-=', '*=', '/=', '%=', '==', '!=', '<=', '>='].includes(two) ? two : c;
-    toks.push({ t: 'p', v: op });
-    i += op.length;
+    const top = lx.stack[lx.stack.length - 1];
+    i = top?.k === 'str' ? stringPart(lx, top, i) : codePart(lx, top, i);
   }
-  return stack.length > 0 ? 'an unterminated jq string' : toks;
+  return lx.stack.length > 0 ? 'an unterminated jq string' : lx.toks;
+}
+
+// ---- the tokenizer's pieces: each reads at `i` and returns where the next one starts ----
+
+interface Lexer {
+  readonly src: string;
+  readonly toks: Tok[];
+  /** the strings and interpolations open around `i`: a string's text is data, an interpolation's is code */
+  readonly stack: Frame[];
+}
+type StrFrame = Extract<Frame, { k: 'str' }>;
+type InterpFrame = Extract<Frame, { k: 'interp' }>;
+
+/** Inside a string: its end, an interpolation's `\(`, or one (escaped) character of its value. */
+function stringPart(lx: Lexer, top: StrFrame, i: number): number {
+  const { src } = lx;
+  const c = src[i]!;
+  if (c === '"') {
+    lx.stack.pop();
+    return i + 1;
+  }
+  if (c === '\\' && src[i + 1] === '(') {
+    top.tok.interp = true;
+    lx.stack.push({ k: 'interp', depth: 0 });
+    lx.toks.push({ t: 'p', v: '(' });
+    return i + 2;
+  }
+  (top.tok as { v: string }).v += c === '\\' ? (src[i + 1] ?? '') : c;
+  return i + (c === '\\' ? 2 : 1);
+}
+
+/** In code (at the top or inside an interpolation, whose `)` at depth 0 closes it): one token. */
+function codePart(lx: Lexer, top: InterpFrame | undefined, i: number): number {
+  const { src, toks } = lx;
+  const c = src[i]!;
+  if (c === ' ' || c === '\t' || c === '\n' || c === '\r') return i + 1;
+  if (c === '#') {
+    let j = i;
+    while (j < src.length && src[j] !== '\n') j++;
+    return j;
+  }
+  if (c === '"') {
+    const tok: Tok = { t: 'str', v: '' };
+    toks.push(tok);
+    lx.stack.push({ k: 'str', tok });
+    return i + 1;
+  }
+  if (c === '(' && top) top.depth++;
+  if (c === ')' && top) {
+    if (top.depth === 0) {
+      lx.stack.pop();
+      toks.push({ t: 'p', v: ')' });
+      return i + 1;
+    }
+    top.depth--;
+  }
+  if (/\d/.test(c) || (c === '.' && /\d/.test(src[i + 1] ?? ''))) {
+    const j = numberEnd(src, i);
+    toks.push({ t: 'num', v: src.slice(i, j) });
+    return j;
+  }
+  if (c === '.' && src[i + 1] === '.') {
+    toks.push({ t: 'p', v: '..' });
+    return i + 2;
+  }
+  if (c === '.' && /[A-Za-z_]/.test(src[i + 1] ?? '')) {
+    const j = wordEnd(src, i + 1);
+    toks.push({ t: 'field', v: src.slice(i, j) });
+    return j;
+  }
+  if (c === '$' || c === '@' || /[A-Za-z_]/.test(c)) {
+    const j = wordEnd(src, c === '$' || c === '@' ? i + 1 : i);
+    toks.push({ t: c === '$' ? 'var' : c === '@' ? 'fmt' : 'ident', v: src.slice(i, j) });
+    return j === i ? i + 1 : j;
+  }
+  const three = src.slice(i, i + 3);
+  const two = src.slice(i, i + 2);
+  const op = three === '?//' || three === '//=' ? three : ['//', '|=', '+=', '-=', '*=', '/=', '%=', '==', '!=', '<=', '>='].includes(two) ? two : c;
+  toks.push({ t: 'p', v: op });
+  return i + op.length;
+}
+
+/** The end of a name from `from`; `a::b` (a module path) is one name. */
+function wordEnd(src: string, from: number): number {
+  let j = from;
+  while (j < src.length && (IDENT.test(src[j]!) || (src[j] === ':' && src[j + 1] === ':' && IDENT.test(src[j + 2] ?? '')))) j += src[j] === ':' ? 2 : 1;
+  return j;
+}
+
+/** The end of a number at `i`, exponent included. */
+function numberEnd(src: string, i: number): number {
+  let j = i;
+  while (j < src.length && /[\d.]/.test(src[j]!)) j++;
+  if (/[eE]/.test(src[j] ?? '') && /[+\-\d]/.test(src[j + 1] ?? '')) {
+    j += 2;
+    while (j < src.length && /\d/.test(src[j]!)) j++;
+  }
+  return j;
 }
 
 /** For each `(`, how many arguments (`;`-separated) it holds; one pass with a stack, so nesting stays linear. */

@@ -1,70 +1,21 @@
 // SqliteSessionStore: the SDK's SessionStore on one SQLite file (`<runDir>/sessions.db`).
 // Rows are append-only: later layers (trim/prune on resume) filter what `load()` returns in
 // their own wrappers, so a later resume can apply a different policy to the same history.
-import { chmodSync, closeSync, mkdirSync, openSync, statSync, statfsSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+// Opening it (pragmas, schema, why it cannot be used) is sqlite-open.ts; the check that it can take an
+// append, before any model call, is sqlite-writable.ts.
+import type Database from 'better-sqlite3';
 import { foldSessionSummary } from '@anthropic-ai/claude-agent-sdk';
 import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '@anthropic-ai/claude-agent-sdk';
 import { assertKeySegment, childRange, storeKeyOf } from './keys.js';
-import { StoreError } from '../errors.js';
+import { openDatabase, openError } from './sqlite-open.js';
+import { checkWritable, MIN_FREE_BYTES } from './sqlite-writable.js';
 import { contextOfTail, parsed } from './usage.js';
 
-/** Version of the on-disk contract, kept in `PRAGMA user_version`. Bump on any schema change. */
-export const SCHEMA_VERSION = 1;
-/** How long a writer waits for another process' transaction before failing with SQLITE_BUSY. */
-export const BUSY_TIMEOUT_MS = 5000;
-const WAL_AUTOCHECKPOINT_PAGES = 10000;
-/** Below this much free space a run would fail mid-step: refuse before the first model call. */
-export const MIN_FREE_BYTES = 16 * 1024 * 1024;
-const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
-// A synchronous sleep for the constructor's retry loop (the constructor cannot await).
-const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
-
-export type StoreOpenFailure = 'not-sqlite' | 'future-version' | 'foreign-schema' | 'cannot-open';
-
-/** A failure of the SQLite session store (`<runDir>/sessions.db`). */
-export class SqliteStoreError extends StoreError {}
-
-/**
- * The db file at `path` cannot be used; the file is left untouched (kept where it is). A store failure
- * and also a damaged file flower reads: `StateCorrupt.is(e)` holds too (test/errors/errors.test.ts).
- */
-export class StoreOpenError extends SqliteStoreError {
-  override readonly path: string;
-  /** where the original is: the file itself, untouched (as StateCorrupt's `keptAt`) */
-  readonly keptAt: string;
-  constructor(
-    path: string,
-    readonly reason: StoreOpenFailure,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`store-${reason}`, message, { path, ...(options?.cause !== undefined ? { cause: options.cause } : {}) });
-    this.path = path;
-    this.keptAt = path;
-    this.markStateCorrupt();
-  }
-}
-
-const SCHEMA_SQL = `
-CREATE TABLE IF NOT EXISTS entries(store_key TEXT, seq INTEGER, uid TEXT, payload TEXT, PRIMARY KEY(store_key, seq));
-CREATE UNIQUE INDEX IF NOT EXISTS entries_uid ON entries(store_key, uid) WHERE uid IS NOT NULL;
-CREATE TABLE IF NOT EXISTS meta(store_key TEXT PRIMARY KEY, mtime INTEGER, next_seq INTEGER);
-CREATE TABLE IF NOT EXISTS summaries(project_key TEXT, session_id TEXT, mtime INTEGER, data TEXT, PRIMARY KEY(project_key, session_id));
-`;
-const EXPECTED_COLUMNS: Record<string, string[]> = {
-  entries: ['store_key', 'seq', 'uid', 'payload'],
-  meta: ['store_key', 'mtime', 'next_seq'],
-  summaries: ['project_key', 'session_id', 'mtime', 'data'],
-};
+export { BUSY_TIMEOUT_MS, SCHEMA_VERSION, SqliteStoreError, StoreOpenError, type StoreOpenFailure } from './sqlite-open.js';
+export { MIN_FREE_BYTES } from './sqlite-writable.js';
 
 type MetaRow = { mtime: number; next_seq: number };
 type SummaryRow = { session_id: string; mtime: number; data: string };
-
-function sqliteCode(e: unknown): string | undefined {
-  return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
-}
 
 export interface LastContextOptions {
   /** Limit the lookup to one project; default: whichever project wrote the session last. */
@@ -82,54 +33,16 @@ export class SqliteSessionStore implements SessionStore {
 
   constructor(path: string) {
     this.path = path;
-    if (path !== ':memory:') {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      // it holds every tool output of every session: private (SQLite gives -wal/-shm the main file's mode)
-      privateFile(path);
-    }
-    let db: Database.Database;
-    try {
-      db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
-    } catch (e) {
-      throw this.openError(e);
-    }
+    const db = openDatabase(path);
     this.db = db;
     try {
-      this.setUp(db);
       this.st = this.prepare();
     } catch (e) {
       db.close();
-      throw e instanceof StoreOpenError ? e : this.openError(e);
+      throw openError(path, e);
     }
     this.appendTx = db.transaction(this.appendInTx.bind(this)).immediate;
     this.deleteTx = db.transaction(this.deleteInTx.bind(this)).immediate;
-  }
-
-  private setUp(db: Database.Database): void {
-    // busy_timeout first: most lock waits then happen inside SQLite.
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    // Opening a WAL file while another process converts it to WAL or runs WAL recovery
-    // fails with SQLITE_BUSY at once, without the busy handler (seen with two workers opening
-    // a fresh sessions.db together), so the set-up is retried for as long as a write would wait.
-    const deadline = Date.now() + BUSY_TIMEOUT_MS;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        db.pragma('journal_mode = WAL');
-        db.pragma('synchronous = NORMAL');
-        // Random v4 uuids make every entry dirty its own page of the uid index, so the WAL
-        // holds many versions of the same index pages; checkpointing every 1000 pages (the
-        // default) re-copied and fsynced them far more often and cut append throughput by about
-        // a third on 100k-entry sessions (bench/store.ts). journal_size_limit bounds the WAL
-        // file left on disk after a checkpoint.
-        db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
-        db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-        this.migrate();
-        return;
-      } catch (e) {
-        if (!sqliteCode(e)?.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw e;
-        Atomics.wait(SLEEPER, 0, 0, Math.min(10 * attempt, 100));
-      }
-    }
   }
 
   /**
@@ -139,128 +52,7 @@ export class SqliteSessionStore implements SessionStore {
    * A write transaction is begun and rolled back: nothing is written.
    */
   checkWritable(o: { minFreeBytes?: number } = {}): void {
-    if (this.path === ':memory:') return;
-    const minFree = o.minFreeBytes ?? MIN_FREE_BYTES;
-    let free: number | undefined;
-    try {
-      const st = statfsSync(dirname(this.path));
-      free = Number(st.bavail) * Number(st.bsize);
-    } catch {
-      /* no statfs here: the write test below still catches SQLITE_FULL */
-    }
-    if (free !== undefined && free < minFree) {
-      throw new SqliteStoreError(
-        'store-disk-full',
-        `session store ${this.path}: the disk is full (${Math.floor(free / 1024)} KiB free, flower needs ${Math.ceil(minFree / 1024)} KiB); free some space or choose another run dir with -r`,
-        { path: this.path },
-      );
-    }
-    // a file nobody may write (chmod a-w) is read-only by the person's decision — root included, whom
-    // the kernel would let write it anyway
-    let mode = 0o600;
-    try {
-      mode = statSync(this.path).mode;
-    } catch {
-      /* a fresh file: created writable */
-    }
-    if ((mode & 0o222) === 0) {
-      throw new SqliteStoreError(
-        'store-read-only',
-        `session store ${this.path} is read-only (mode ${(mode & 0o777).toString(8)}); make it writable (chmod u+w) or choose another run dir with -r`,
-        { path: this.path },
-      );
-    }
-    try {
-      this.db.prepare('BEGIN IMMEDIATE').run();
-      this.db.prepare('ROLLBACK').run();
-    } catch (e) {
-      if (this.db.inTransaction)
-        try {
-          this.db.prepare('ROLLBACK').run();
-        } catch {
-          /* nothing begun */
-        }
-      const code = sqliteCode(e) ?? '';
-      const ctx = { path: this.path, cause: e };
-      if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM' || code === 'SQLITE_AUTH') {
-        throw new SqliteStoreError(
-          'store-read-only',
-          `session store ${this.path} is read-only (${code}); make it writable (chmod u+w) or choose another run dir with -r`,
-          ctx,
-        );
-      }
-      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-        throw new SqliteStoreError(
-          'store-locked',
-          `session store ${this.path} is locked by another process for longer than ${BUSY_TIMEOUT_MS / 1000} s (${code}); wait for it or choose another run dir with -r`,
-          ctx,
-        );
-      }
-      if (code === 'SQLITE_FULL') {
-        throw new SqliteStoreError(
-          'store-disk-full',
-          `session store ${this.path}: the disk is full (${code}); free some space or choose another run dir with -r`,
-          ctx,
-        );
-      }
-      throw new SqliteStoreError('store-unwritable', `session store ${this.path} cannot be written: ${e instanceof Error ? e.message : String(e)}`, ctx);
-    }
-  }
-
-  private openError(e: unknown): StoreOpenError {
-    const code = sqliteCode(e);
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      return new StoreOpenError(
-        this.path,
-        'not-sqlite',
-        `session store ${this.path} is not a SQLite database (${code}); move it aside or point flower at another run dir`,
-        { cause: e },
-      );
-    }
-    const msg = e instanceof Error ? e.message : String(e);
-    return new StoreOpenError(this.path, 'cannot-open', `cannot open session store ${this.path}: ${msg}`, { cause: e });
-  }
-
-  private version(): number {
-    return this.db.pragma('user_version', { simple: true }) as number;
-  }
-
-  private checkVersion(v: number): void {
-    if (v > SCHEMA_VERSION) {
-      throw new StoreOpenError(
-        this.path,
-        'future-version',
-        `session store ${this.path} has schema version ${v}, this flower understands up to ${SCHEMA_VERSION}; upgrade flower to use it`,
-      );
-    }
-  }
-
-  private migrate(): void {
-    const v = this.version();
-    this.checkVersion(v);
-    if (v === SCHEMA_VERSION) return;
-    // Several processes may open a fresh file at once: re-check inside the write lock.
-    this.db
-      .transaction(() => {
-        const now = this.version();
-        this.checkVersion(now);
-        if (now === SCHEMA_VERSION) return;
-        // An older flower (Python) wrote the same tables without a version: adopt them. Any other
-        // table of the same name belongs to someone else; refuse before touching the file.
-        for (const [table, cols] of Object.entries(EXPECTED_COLUMNS)) {
-          const have = (this.db.pragma(`table_info(${table})`) as Array<{ name: string }>).map((c) => c.name);
-          if (have.length > 0 && have.join(',') !== cols.join(',')) {
-            throw new StoreOpenError(
-              this.path,
-              'foreign-schema',
-              `session store ${this.path} has a table ${table}(${have.join(', ')}) that is not flower's ${table}(${cols.join(', ')}); use another run dir`,
-            );
-          }
-        }
-        this.db.exec(SCHEMA_SQL);
-        this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
-      })
-      .immediate();
+    checkWritable(this.db, this.path, o.minFreeBytes ?? MIN_FREE_BYTES);
   }
 
   private prepare() {
@@ -458,25 +250,5 @@ export class SqliteSessionStore implements SessionStore {
 
   close(): void {
     if (this.db.open) this.db.close();
-  }
-}
-
-/**
- * Create `file` 0600 if absent, or narrow an existing one (and its -wal/-shm) to its owner's bits: the
- * group and others lose access, and nothing GAINS write — a file the person made read-only (chmod a-w)
- * must stay read-only, so the writability check can stop the run before any model call.
- */
-function privateFile(file: string): void {
-  try {
-    closeSync(openSync(file, 'a', 0o600));
-  } catch {
-    return; /* unwritable: opening it reports that */
-  }
-  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
-    try {
-      chmodSync(f, statSync(f).mode & 0o700);
-    } catch {
-      /* absent */
-    }
   }
 }

@@ -16,6 +16,8 @@ export interface RelinkOptions {
 }
 
 const LOST = Symbol('lost');
+/** Where a pointer goes: a uuid, `null` (a root), or LOST (nowhere known: bridged, or left alone). */
+type Target = string | null | typeof LOST;
 
 /**
  * Builds the final list in one pass: drops `drop`, inserts `heals` after their assistant (by index),
@@ -30,18 +32,45 @@ export function assemble(
   opts: RelinkOptions = {},
 ): Entry[] {
   const bridge = opts.bridgeDangling ?? true;
-  const n = w.entries.length;
-  const droppedParent = new Map<string, string | null>();
-  if (drop.size > 0) {
-    for (let i = 0; i < n; i++) {
-      const u = w.uuid[i];
-      if (u !== undefined && drop.has(u)) {
-        const p = w.entries[i]!.parentUuid;
-        droppedParent.set(u, typeof p === 'string' ? p : null);
-      }
+  const tree = ancestry(w, drop, heals, repoint);
+  const out: Entry[] = [];
+  let previous: string | undefined; // the last surviving uuid, in output order
+  let previousInput: string | undefined; // the last uuid in input order: almost always the parent
+  for (let i = 0; i < w.entries.length; i++) {
+    const u = w.uuid[i];
+    const inputPrev = previousInput;
+    if (u !== undefined) previousInput = u;
+    if (u !== undefined && drop.has(u)) continue;
+    const e = w.entries[i]!;
+    let parent = newParent(tree, e.parentUuid, inputPrev, bridge);
+    if (parent === LOST) parent = bridge && previous !== undefined ? previous : undefined;
+    const leaf = w.type[i] === 'last-prompt' ? newLeaf(tree, e.leafUuid) : undefined;
+    out.push(withPointers(e, parent, leaf));
+    if (u !== undefined) previous = u;
+    const heal = heals.get(i);
+    if (heal) {
+      out.push(heal);
+      previous = heal.uuid as string;
     }
   }
-  let known: Set<string> | undefined;
+  return out;
+}
+
+// ---- the pieces of assemble ----
+
+/** The transcript's uuids as assemble asks about them: which exist, and where a dropped one's children go. */
+interface Ancestry {
+  readonly drop: ReadonlySet<string>;
+  readonly repoint: ReadonlyMap<string, string>;
+  /** in the transcript or among the heals */
+  isKnown(u: string): boolean;
+  /** the nearest surviving ancestor of a dropped uuid, moved onto a heal if that ancestor was healed */
+  resolve(start: string): Target;
+}
+
+function ancestry(w: Work, drop: ReadonlySet<string>, heals: ReadonlyMap<number, Entry>, repoint: ReadonlyMap<string, string>): Ancestry {
+  const droppedParent = droppedParents(w, drop);
+  let known: Set<string> | undefined; // built on the first question: most views never ask
   const isKnown = (u: string): boolean => {
     if (!known) {
       known = new Set();
@@ -50,13 +79,13 @@ export function assemble(
     }
     return known.has(u);
   };
-  const memo = new Map<string, string | null | typeof LOST>();
-  // nearest surviving ancestor of a dropped uuid, then moved onto a heal if that ancestor was healed
-  const resolve = (start: string): string | null | typeof LOST => {
+  // every dropped uuid is walked once: the answer is kept for every uuid on the walk
+  const memo = new Map<string, Target>();
+  const resolve = (start: string): Target => {
     const walked: string[] = [];
     const seen = new Set<string>();
     let cur: string | null = start;
-    let answer: string | null | typeof LOST | undefined;
+    let answer: Target | undefined;
     while (answer === undefined) {
       if (cur === null) answer = null;
       else if (!drop.has(cur)) answer = isKnown(cur) ? (repoint.get(cur) ?? cur) : LOST;
@@ -72,45 +101,50 @@ export function assemble(
     for (const x of walked) memo.set(x, answer);
     return answer;
   };
+  return { drop, repoint, isKnown, resolve };
+}
 
-  const out: Entry[] = [];
-  let previous: string | undefined; // the last surviving uuid, in output order
-  let previousInput: string | undefined; // the last uuid in input order: almost always the parent
-  for (let i = 0; i < n; i++) {
+/** Each dropped entry's own parent (null for a root or a malformed pointer). */
+function droppedParents(w: Work, drop: ReadonlySet<string>): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  if (drop.size === 0) return out;
+  for (let i = 0; i < w.entries.length; i++) {
     const u = w.uuid[i];
-    const inputPrev = previousInput;
-    if (u !== undefined) previousInput = u;
-    if (u !== undefined && drop.has(u)) continue;
-    const e = w.entries[i]!;
-    const p = e.parentUuid;
-    let parent: string | null | typeof LOST | undefined; // undefined = unchanged
-    if (typeof p === 'string') {
-      if (drop.has(p)) parent = resolve(p);
-      else if (repoint.has(p)) parent = repoint.get(p);
-      else if (bridge && p !== inputPrev && !isKnown(p)) parent = LOST;
-    }
-    if (parent === LOST) parent = bridge && previous !== undefined ? previous : undefined;
-    let leaf: string | null | typeof LOST | undefined;
-    if (w.type[i] === 'last-prompt' && typeof e.leafUuid === 'string') {
-      const l = e.leafUuid;
-      leaf = drop.has(l) ? resolve(l) : repoint.get(l);
-      if (leaf === LOST) leaf = undefined;
-    }
-    if (parent === undefined && leaf === undefined) out.push(e);
-    else {
-      const copy: Entry = { ...e };
-      if (parent !== undefined) copy.parentUuid = parent;
-      if (leaf !== undefined) copy.leafUuid = leaf;
-      out.push(copy);
-    }
-    if (u !== undefined) previous = u;
-    const heal = heals.get(i);
-    if (heal) {
-      out.push(heal);
-      previous = heal.uuid as string;
+    if (u !== undefined && drop.has(u)) {
+      const p = w.entries[i]!.parentUuid;
+      out.set(u, typeof p === 'string' ? p : null);
     }
   }
   return out;
+}
+
+/**
+ * A survivor's new parent: past dropped ones, onto a heal, or LOST when it points at no entry at all;
+ * undefined = unchanged. The parent is almost always the entry just before in input order, which is
+ * known without building the set of every uuid.
+ */
+function newParent(tree: Ancestry, p: unknown, inputPrev: string | undefined, bridge: boolean): Target | undefined {
+  if (typeof p !== 'string') return undefined;
+  if (tree.drop.has(p)) return tree.resolve(p);
+  if (tree.repoint.has(p)) return tree.repoint.get(p);
+  if (bridge && p !== inputPrev && !tree.isKnown(p)) return LOST;
+  return undefined;
+}
+
+/** `last-prompt`'s new leaf, moved like a parent; a leaf with nowhere to go is left as it was. */
+function newLeaf(tree: Ancestry, l: unknown): string | null | undefined {
+  if (typeof l !== 'string') return undefined;
+  const leaf = tree.drop.has(l) ? tree.resolve(l) : tree.repoint.get(l);
+  return leaf === LOST ? undefined : leaf;
+}
+
+/** The entry itself when nothing moved (views never mutate their input), else a copy with its new pointers. */
+function withPointers(e: Entry, parent: string | null | undefined, leaf: string | null | undefined): Entry {
+  if (parent === undefined && leaf === undefined) return e;
+  const copy: Entry = { ...e };
+  if (parent !== undefined) copy.parentUuid = parent;
+  if (leaf !== undefined) copy.leafUuid = leaf;
+  return copy;
 }
 
 /**

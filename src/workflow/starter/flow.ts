@@ -76,7 +76,6 @@ export interface StarterFlow {
 
 export async function starterFlow(ask: string, o: StarterOptions): Promise<StarterFlow> {
   const lang = o.lang ?? detectLang();
-  const t = texts(lang);
   const layout = o.layout ?? RunLayout.of({ workspace: o.workspace, ...(o.runDir !== undefined ? { runDir: o.runDir } : {}), isolate: o.isolate ?? false });
   const ws = layout.workspace;
   const records = o.records ?? layout.runDir;
@@ -89,30 +88,47 @@ export async function starterFlow(ask: string, o: StarterOptions): Promise<Start
   const waking = state.waking;
   // a bare wake of a run cut short during clarification continues it (its session, or its request)
   if (!waking && !remark && !state.unfinished) throw new ConfigError('nothing-to-do', 'nothing to do: give flower a request (one sentence is enough)');
-  let amended = false;
-  if (waking && remark) {
-    try {
-      amended = Brief.amend(briefPath, remark, { label: WAKE_AMEND_LABEL });
-    } catch {
-      amended = false; // a damaged brief must not stop the run; the remark still reaches the work prompt
-    }
-  }
+  const amended = waking && remark ? amendBrief(briefPath, remark) : false;
 
-  const ch: FlowChannel =
-    o.channel ??
-    new HumanChannel({
-      timeoutS: o.timeoutS ?? 1800,
-      maxAsks: o.maxAsks ?? null,
-      lang,
-      logPath: layout.qa,
-      amendPath: briefPath,
-    }).withSubmissions(['brief', 'goal', 'verdict']);
-  const steps: Step[] = [];
+  const ch: FlowChannel = o.channel ?? defaultChannel(o, lang, layout);
   // when waking, the original request lives in the frozen brief; the sentence is only a remark
   // a new task's sentence is recorded before any spawn; a bare wake of a cut-short run starts from it
   if (!waking && remark && state.request !== remark) await (await Lineage.open(records, ws)).recordRequest(remark);
   const request = waking ? (state.brief?.goal ?? remark) : remark || state.request || '';
-  const clarify = clarifyStep(
+  const steps: Step[] = [clarifyOf(request, ch, briefPath, lang)];
+  if (!o.clarifyOnly) {
+    const useGoal = o.goal ?? true;
+    if (useGoal) steps.push(goalStep(judge('设定目标', { channel: ch, lang, submits: ['goal'] }), ch, { goalPath, alwaysSet: amended, lang }));
+    steps.push(workStep(o, { ch, lang, layout, remark, amended, useGoal }));
+  }
+  return { workflow: new Workflow(steps, { name: 'starter' }), channel: ch, waking, amended, archived, layout, briefPath, goalPath, notesDir: notes };
+}
+
+// ---- the pieces of the flow ----
+
+/** The waking remark appended to 需求.md; false when it was not (then the goal is not re-derived). */
+function amendBrief(briefPath: string, remark: string): boolean {
+  try {
+    return Brief.amend(briefPath, remark, { label: WAKE_AMEND_LABEL });
+  } catch {
+    return false; // a damaged brief must not stop the run; the remark still reaches the work prompt
+  }
+}
+
+/** The channel when none is given: questions wait `timeoutS`, logged to 问答记录.md, answers amend 需求.md. */
+function defaultChannel(o: StarterOptions, lang: Lang, layout: RunLayout): FlowChannel {
+  return new HumanChannel({
+    timeoutS: o.timeoutS ?? 1800,
+    maxAsks: o.maxAsks ?? null,
+    lang,
+    logPath: layout.qa,
+    amendPath: layout.brief,
+  }).withSubmissions(['brief', 'goal', 'verdict']);
+}
+
+/** 确认需求: the clarifier, from the request (or, on a wake, from its own session). */
+function clarifyOf(request: string, ch: FlowChannel, briefPath: string, lang: Lang): Step {
+  return clarifyStep(
     clarifier('确认需求', { channel: ch, lang }),
     ch,
     () => {
@@ -127,36 +143,48 @@ export async function starterFlow(ask: string, o: StarterOptions): Promise<Start
     },
     { briefPath, lang },
   );
-  steps.push(clarify);
-  if (!o.clarifyOnly) {
-    const useGoal = o.goal ?? true;
-    if (useGoal) steps.push(goalStep(judge('设定目标', { channel: ch, lang, submits: ['goal'] }), ch, { goalPath, alwaysSet: amended, lang }));
-    const workers = o.workers ?? {
-      worker: worker(lang === 'zh' ? '动手干活的人:写代码、跑命令、改文件' : 'hands-on worker: writes code, runs commands, edits files', '', {
-        isolate: o.isolate ?? false,
-        lang,
-      }),
-    };
-    const coord = coordinator('干活', o.instructions ?? '', workers, { channel: ch, lang });
-    const workPrompt = (ctx: WorkflowContext) => t.workPrompt(String(ctx['确认需求'] ?? t.noBrief), useGoal ? String(ctx['设定目标'] ?? t.noGoal) : '');
-    const resumePrompt = (ctx: WorkflowContext) => {
-      if (!remark) return t.wakeSilent;
-      const goal = ctx[GOAL_KEY] as Goal | undefined;
-      const parts = [t.wakeRemark(remark)];
-      if (amended && goal?.complete()) parts.push(t.newChecklist(goal.promptBlock()));
-      return parts.join('\n\n');
-    };
-    let work = new Step('干活', coord, workPrompt, { resumePrompt });
-    if (useGoal) {
-      work = withGoal(work, judge('干活·判定', { channel: ch, canRun: o.judgeCanRun ?? false, lang, submits: ['verdict'] }), ch, {
-        goalPath,
-        briefPath,
-        manifestPath: layout.manifest,
-        rounds: o.rounds ?? 3,
-        lang,
-      });
-    }
-    steps.push(work);
-  }
-  return { workflow: new Workflow(steps, { name: 'starter' }), channel: ch, waking, amended, archived, layout, briefPath, goalPath, notesDir: notes };
+}
+
+interface WorkContext {
+  ch: FlowChannel;
+  lang: Lang;
+  layout: RunLayout;
+  /** the sentence typed (on a wake, a remark on the same task) */
+  remark: string;
+  /** the remark reached 需求.md, so the goal was re-derived and its checklist is new */
+  amended: boolean;
+  useGoal: boolean;
+}
+
+/**
+ * 干活: the coordinator and its workers, judged every round when there is a goal. On resume its prompt is
+ * the remark (and the new checklist, which is then authoritative), or a silent wake's few words.
+ */
+function workStep(o: StarterOptions, w: WorkContext): Step {
+  const { ch, lang, remark, amended, useGoal } = w;
+  const t = texts(lang);
+  const workers = o.workers ?? {
+    worker: worker(lang === 'zh' ? '动手干活的人:写代码、跑命令、改文件' : 'hands-on worker: writes code, runs commands, edits files', '', {
+      isolate: o.isolate ?? false,
+      lang,
+    }),
+  };
+  const coord = coordinator('干活', o.instructions ?? '', workers, { channel: ch, lang });
+  const workPrompt = (ctx: WorkflowContext) => t.workPrompt(String(ctx['确认需求'] ?? t.noBrief), useGoal ? String(ctx['设定目标'] ?? t.noGoal) : '');
+  const resumePrompt = (ctx: WorkflowContext) => {
+    if (!remark) return t.wakeSilent;
+    const goal = ctx[GOAL_KEY] as Goal | undefined;
+    const parts = [t.wakeRemark(remark)];
+    if (amended && goal?.complete()) parts.push(t.newChecklist(goal.promptBlock()));
+    return parts.join('\n\n');
+  };
+  const work = new Step('干活', coord, workPrompt, { resumePrompt });
+  if (!useGoal) return work;
+  return withGoal(work, judge('干活·判定', { channel: ch, canRun: o.judgeCanRun ?? false, lang, submits: ['verdict'] }), ch, {
+    goalPath: w.layout.goal,
+    briefPath: w.layout.brief,
+    manifestPath: w.layout.manifest,
+    rounds: o.rounds ?? 3,
+    lang,
+  });
 }

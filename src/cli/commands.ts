@@ -1,0 +1,212 @@
+/**
+ * The subcommands: one function per command, each declaring its options and loading its module only
+ * when chosen (`flower --help` and `flower once` need not load the flow's modules).
+ *
+ * To add a command: name it in COMMANDS (help lists the commands in that order) and give it a function
+ * in REGISTER; the type makes the two agree.
+ */
+import { type Command, Option } from 'commander';
+import type { GlobalOptions } from './globals.js';
+import type { GoOptions } from './go.js';
+import { CliExit, type CliIO, EXIT } from './io.js';
+import { nearMiss } from './nearmiss.js';
+import type { OnceOptions } from './once.js';
+import type { Parsers } from './parsers.js';
+import type { UsageTexts } from './usage.js';
+
+/** Every command name, for telling a typo (`flower statsu`) from a one-word request. */
+export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'store', 'ui', 'sim', 'help'] as const;
+
+/** What a command's function needs: the root program, the texts and parsers, and how to hand back its run. */
+export interface CommandContext {
+  program: Command;
+  io: CliIO;
+  u: UsageTexts;
+  p: Parsers;
+  /** hands the command's promise to main(), which awaits it for the exit code */
+  settle: (p: Promise<number>) => void;
+  /** the global flags as parsed (read when the command runs, so flags after the subcommand count) */
+  globals: () => GlobalOptions;
+}
+
+type Registered = Exclude<(typeof COMMANDS)[number], 'help'>; // commander adds `help` itself
+
+const REGISTER: { readonly [K in Registered]: (c: CommandContext) => void } = {
+  go: goCommand,
+  once: onceCommand,
+  demo: demoCommand,
+  run: runCommand,
+  setup: setupCommand,
+  skills: skillsCommand,
+  status: statusCommand,
+  log: logCommand,
+  store: storeCommand,
+  ui: uiCommand,
+  sim: simCommand,
+};
+
+/** Adds every command to the program, in COMMANDS' order. */
+export function addCommands(c: CommandContext): void {
+  for (const name of COMMANDS) if (name !== 'help') REGISTER[name](c);
+}
+
+// ---- the commands ----
+
+function goCommand({ program, io, u, p, settle, globals }: CommandContext): void {
+  program
+    .command('go', { isDefault: true })
+    .description(u.go)
+    .argument('[ask...]', u.goAsk)
+    .option('--asks <n>', u.asks, p.integer, -1)
+    .option('--rounds <n>', u.rounds, p.integer, 3)
+    .option('--no-goal', u.noGoal)
+    .option('--judge-can-run', u.judgeCanRun, false)
+    .option('--timeout <sec>', u.timeout, p.seconds)
+    .option('--new', u.goNew, false)
+    .option('--clarify-only', u.clarifyOnly, false)
+    .option('--no-trim', u.noTrim)
+    .option('--window <n>', u.window, p.integer)
+    .option('--no-handoff', u.noHandoff)
+    .option('--isolate', u.isolate, false)
+    .option('--wait', u.wait, false)
+    .exitOverride()
+    .action((ask: string[], o: GoOptions) => {
+      // `flower statsu`: one bare word a command's typo away is not a request (no model call, nothing
+      // created); `flower go statsu` and any sentence still run
+      const typed = program.args[0] === 'go';
+      const meant = typed ? null : nearMiss(ask, COMMANDS);
+      if (meant) throw new CliExit(EXIT.usage, `x ${u.nearMiss(ask[0]!, meant)}`);
+      // the lock and the request first, before the flow's modules load (a kill in that second is continued)
+      settle(
+        import('./early.js')
+          .then((e) => e.holdAndRecord(ask, o, globals(), io))
+          .then(async (held) => {
+            try {
+              return await (await import('./go.js')).go(ask, { ...o, ...(held ? { held } : {}) }, globals(), io);
+            } finally {
+              await held?.release(); // idempotent: also when go stopped before it took over the lock
+            }
+          }),
+      );
+    });
+}
+
+function onceCommand({ program, io, u, p, settle, globals }: CommandContext): void {
+  program
+    .command('once')
+    .description(u.once)
+    .argument('<prompt>', u.onceprompt)
+    .option('-i, --instructions <text>', u.instructions)
+    .option('-t, --tools <list>', u.tools, 'Read,Glob,Grep')
+    .addOption(new Option('-p, --permission-mode <mode>', u.permissionMode).choices(['default', 'acceptEdits', 'plan', 'bypassPermissions']).default('default'))
+    .option('-b, --budget <usd>', u.budget, p.positiveNumber)
+    .option('--resume <sid>', u.resume)
+    .option('--fork', u.fork, false)
+    .option('--window <n>', u.onceWindow, p.tokenCount)
+    .option('--no-handoff', u.onceNoHandoff)
+    .option('--skills <list>', u.skills)
+    .exitOverride()
+    .action((prompt: string, o: OnceOptions) => settle(import('./once.js').then((m) => m.once(prompt, o, globals(), io))));
+}
+
+function demoCommand({ program, io, u, settle, globals }: CommandContext): void {
+  program
+    .command('demo')
+    .description(u.demo)
+    .option('--dir <folder>', u.demoDir)
+    .exitOverride()
+    .action((o: { dir?: string }) => settle(import('./demo/index.js').then((m) => m.demo(o, globals(), io))));
+}
+
+function runCommand({ program, io, u, p, settle, globals }: CommandContext): void {
+  program
+    .command('run')
+    .description(u.run)
+    .argument('<target>', u.runTarget)
+    .argument('[ask...]', u.runAsk)
+    .option('--new', u.runNew, false)
+    .option('-W, --workbench', u.runWorkbench)
+    .option('--no-workbench', u.runNoWorkbench)
+    .option('-T, --trim', u.runTrim)
+    .option('--no-trim', u.noTrim)
+    .option('--timeout <sec>', u.runTimeout, p.seconds)
+    .option('--wait', u.wait, false)
+    .exitOverride()
+    .action((target: string, ask: string[], o: { new: boolean; workbench?: boolean; trim?: boolean; timeout?: number; wait?: boolean }) =>
+      settle(import('./run.js').then((m) => m.run(target, { ...o, ask }, globals(), io))),
+    );
+}
+
+function setupCommand({ program, io, u, settle, globals }: CommandContext): void {
+  program
+    .command('setup')
+    .description(u.setup)
+    .option('-y, --yes', u.setupYes, false)
+    .exitOverride()
+    .action((o: { yes: boolean }) => settle(import('./setup.js').then((m) => m.setup(io, { yes: o.yes, json: globals().json ?? false }))));
+}
+
+function skillsCommand({ program, io, u, settle, globals }: CommandContext): void {
+  const skills = program
+    .command('skills')
+    .description(u.skillsCmd)
+    .exitOverride()
+    .action(() => settle(import('./skills.js').then((m) => m.skillsList(globals(), io))));
+  skills
+    .command('new')
+    .description(u.skillsNew)
+    .argument('<name>', u.skillsName)
+    .exitOverride()
+    .action((name: string) => settle(import('./skills.js').then((m) => m.skillsNew(name, globals(), io))));
+}
+
+function statusCommand({ program, io, u, settle, globals }: CommandContext): void {
+  program
+    .command('status')
+    .description(u.status)
+    .exitOverride()
+    .action(() => settle(import('./status.js').then((m) => m.status({ json: globals().json ?? false }, globals(), io))));
+}
+
+function logCommand({ program, io, u, p, settle, globals }: CommandContext): void {
+  program
+    .command('log')
+    .description(u.log)
+    .option('-n, --limit <n>', u.limit, p.positiveInteger, 30)
+    .exitOverride()
+    .action((o: { limit: number }) => settle(import('./status.js').then((m) => m.log({ ...o, json: globals().json ?? false }, globals(), io))));
+}
+
+function storeCommand({ program, io, u, settle, globals }: CommandContext): void {
+  const store = program.command('store').description(u.storeCmd).exitOverride();
+  store
+    .command('copy')
+    .description(u.storeCopy)
+    .requiredOption('--from <store>', u.storeFrom)
+    .requiredOption('--to <store>', u.storeTo)
+    .exitOverride()
+    .action((o: { from: string; to: string }) => settle(import('./store.js').then((m) => m.storeCopy(o, globals(), io))));
+}
+
+function uiCommand({ program, io, u, p, settle, globals }: CommandContext): void {
+  program
+    .command('ui')
+    .description(u.ui)
+    .option('--port <n>', u.port, p.port, 0)
+    .option('--host <host>', u.uiHost, '127.0.0.1')
+    .option('--open', u.uiOpen, false)
+    .exitOverride()
+    .action((o: { port: number; host: string; open: boolean }) =>
+      settle(import('./ui.js').then((m) => m.ui({ ...o, runDirGiven: program.getOptionValueSource('runDir') !== 'default' }, globals(), io))),
+    );
+}
+
+function simCommand({ program, io, u, p, settle, globals }: CommandContext): void {
+  program
+    .command('sim')
+    .description(u.sim)
+    .requiredOption('--script <file>', u.script)
+    .option('--port <n>', u.port, p.port, 0)
+    .exitOverride()
+    .action((o: { script: string; port: number }) => settle(import('./sim.js').then((m) => m.sim(o, globals(), io))));
+}
