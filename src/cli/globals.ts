@@ -4,6 +4,7 @@
  * commands never import src/cli/program.ts (which loads them) back.
  */
 import type { NetPolicy } from '../guards/sandbox.js';
+import type { RunLimits } from '../runtime/limits.js';
 
 export interface GlobalOptions {
   workspace: string;
@@ -27,6 +28,8 @@ export interface GlobalOptions {
   /** --allow-read PATH / --deny-read PATH: credential places opened, more places closed */
   allowRead?: string[];
   denyRead?: string[];
+  /** --budget / --deadline (or FLOWER_BUDGET / FLOWER_DEADLINE): this wake's limits, one object for every Runtime */
+  limits?: RunLimits;
 }
 
 export interface SecurityOptions {
@@ -35,6 +38,7 @@ export interface SecurityOptions {
   passEnv?: string[];
   allowRead?: string[];
   denyRead?: string[];
+  limits?: RunLimits;
 }
 
 /** The Runtime options the global security flags set (spread into every Runtime the CLI makes). */
@@ -45,5 +49,6 @@ export function security(g: GlobalOptions): SecurityOptions {
     ...(g.passEnv?.length ? { passEnv: g.passEnv } : {}),
     ...(g.allowRead?.length ? { allowRead: g.allowRead } : {}),
     ...(g.denyRead?.length ? { denyRead: g.denyRead } : {}),
+    ...(g.limits && !g.limits.none ? { limits: g.limits } : {}),
   };
 }

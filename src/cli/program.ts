@@ -10,6 +10,7 @@ import { detectLang, type Lang } from '../config/index.js';
 import { FlowerError } from '../errors.js';
 import { NAMES as N } from '../state/index.js';
 import { parseNet, type NetPolicy } from '../guards/sandbox.js';
+import { parseBudget, parseDeadline, RunLimits } from '../runtime/limits.js';
 import { addCommands } from './commands.js';
 import type { GlobalOptions } from './globals.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
@@ -27,7 +28,7 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
   const u = usageTexts(lang);
   const program = root(io, lang, u);
   addGlobalFlags(program, io, u);
-  addCommands({ program, io, u, p: parsers(u), settle, globals: () => readGlobals(program) });
+  addCommands({ program, io, u, p: parsers(u), settle, globals: () => readGlobals(program, io) });
   return program;
 }
 
@@ -66,6 +67,8 @@ function addGlobalFlags(program: Command, io: CliIO, u: UsageTexts): void {
     .option('--json', u.json, false)
     .option('--plugin <dir>', u.plugin, collect, [])
     .option('--store <url>', u.store)
+    .option('--budget <usd>', u.runBudget, (v: string) => asArgument(() => parseBudget(v)))
+    .option('--deadline <when>', u.runDeadline, (v: string) => asArgument(() => parseDeadline(v)))
     .option('--no-sandbox', u.noSandbox)
     .option('--net <on|off|hosts>', u.net, (v: string) => {
       try {
@@ -92,12 +95,15 @@ interface GlobalFlags {
   passEnv: string[];
   allowRead: string[];
   denyRead: string[];
+  budget?: number;
+  deadline?: number;
 }
 
 /** What every command receives from the global flags. */
-function readGlobals(program: Command): GlobalOptions {
+function readGlobals(program: Command, io: CliIO): GlobalOptions {
   const o = program.opts<GlobalFlags>();
   return {
+    limits: runLimits(o, io.env),
     workspace: o.workspace,
     runDir: o.runDir,
     verbose: o.verbose,
@@ -112,6 +118,35 @@ function readGlobals(program: Command): GlobalOptions {
     workspaceGiven: program.getOptionValueSource('workspace') !== 'default',
     runDirGiven: program.getOptionValueSource('runDir') !== 'default',
   };
+}
+
+/**
+ * This wake's limits, one object shared by every Runtime the command makes: the flags win over
+ * FLOWER_BUDGET / FLOWER_DEADLINE (a duration there counts from this start).
+ */
+function runLimits(o: GlobalFlags, env: Readonly<Record<string, string | undefined>>): RunLimits {
+  const fromEnv = <T>(name: string, parse: (v: string) => T): T | undefined => {
+    const v = env[name]?.trim();
+    if (!v) return undefined;
+    try {
+      return parse(v);
+    } catch (e) {
+      throw new CliExit(EXIT.usage, `x ${(e as Error).message}`);
+    }
+  };
+  return new RunLimits({
+    budgetUsd: o.budget ?? fromEnv('FLOWER_BUDGET', (v) => parseBudget(v, 'FLOWER_BUDGET')),
+    deadlineAt: o.deadline ?? fromEnv('FLOWER_DEADLINE', (v) => parseDeadline(v, Date.now(), 'FLOWER_DEADLINE')),
+  });
+}
+
+/** A parser's ConfigError as commander's usage error (exit 2, the flag named). */
+function asArgument<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
 }
 
 /** Run the CLI in-process. Resolves to the exit code. */

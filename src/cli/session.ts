@@ -85,6 +85,8 @@ export class TerminalSession {
     this.channel = channel;
     this.layout = layout;
     this.live.startedAt = Date.now();
+    this.live.cap = rt.limits.settings.budgetUsd;
+    this.live.deadlineAt = rt.limits.settings.deadlineAt;
     this.stops.push(rescueOnSignals(rt));
     if (channel) this.stops.push(channel.listen((e) => this.onChannel(e)));
     if (this.tty) this.installSigint();

@@ -22,6 +22,9 @@ const en = {
   storeCopy: 'copy sessions, lineage and manifest rows from one store to another, idempotently (e.g. --from runs --to postgres://…)',
   storeFrom: '`runs` (or another run dir) or a postgres:// URL',
   storeTo: '`runs` (or another run dir) or a postgres:// URL',
+  runBudget:
+    'stop this run once it has spent USD dollars in all (every step, round, worker, judge and handoff); `flower --budget MORE` continues the same sessions (also FLOWER_BUDGET)',
+  runDeadline: 'stop this run at a time (07:30) or after a duration (6h, 45m, 1h30m), at a clean boundary; `flower` again continues (also FLOWER_DEADLINE)',
   noSandbox: "run the model's commands outside the OS sandbox (bubblewrap): only flower's allowlists hold them — only if bubblewrap cannot be installed",
   net: 'network for the commands of roles that write: on (default), off, or comma-separated hosts (e.g. registry.npmjs.org,*.github.com); judges and glances never have any',
   passEnv: 'let this variable reach the commands although it looks secret (a token, a password in a URL); repeatable (docs/security.md)',
@@ -103,6 +106,8 @@ const zh: UsageTexts = {
   json: '在标准输出上输出 NDJSON(每行一个 JSON 对象),不用终端视图;给人看的文字走标准错误',
   afterError: '(用 --help 查看用法)',
   plugin: '为声明了它的角色加载一个插件目录(技能、MCP 服务);可重复(也可用 FLOWER_PLUGINS)',
+  runBudget: '这次运行一共花到 USD 美元就停(所有步骤、轮次、子智能体、判定和交接都算);`flower --budget 更多` 接着同一批会话做(也可用 FLOWER_BUDGET)',
+  runDeadline: '到某个时刻(07:30)或过一段时间(6h、45m、1h30m)就在干净的边界停下;再运行 `flower` 接着做(也可用 FLOWER_DEADLINE)',
   store: '把对话记录、lineage 和清单存进 PostgreSQL(postgres://用户:密码@主机:端口/库;默认取 FLOWER_STORE,否则用运行目录里的文件;见 docs/postgres.md)',
   storeCmd: '保存对话记录、lineage 和清单的地方(运行目录里的文件,或 PostgreSQL)',
   storeCopy: '把会话、lineage 和清单行从一个存储复制到另一个,重复执行不会重复写入(例如 --from runs --to postgres://…)',

@@ -116,6 +116,12 @@ test('the live line: spinner, step, context, cost, elapsed; "waiting for you" wh
   for (const cols of [20, 40]) assert.ok(width(liveLine(s, 65_000, cols, en)) <= cols - 1);
 });
 
+test('with --budget and --deadline the live line shows spent / cap and the time left (never below zero)', () => {
+  const s = { ...newLiveState(0), step: 'work', cost: 1.2, pendingCost: 0, cap: 5, deadlineAt: 3_600_000 };
+  assert.equal(liveLine(s, 65_000, 100, en), '| work · $1.20 / $5.00 · 1:05 · 58:55 left · quiet 1:05');
+  assert.match(liveLine(s, 4_000_000, 100, en), / · 0:00 left/);
+});
+
 test('the line editor edits by character (CJK too), keeps the text across redraws, and submits on Enter', () => {
   const e = new LineEditor();
   for (const ch of '你好 world') e.key(ch);

@@ -19,6 +19,10 @@ export interface LiveState {
   startedAt: number;
   lastEventAt: number;
   waiting: boolean;
+  /** the run's budget (`--budget`), shown as `$spent / $cap` */
+  cap?: number | undefined;
+  /** the run's deadline (epoch ms), shown as the time left */
+  deadlineAt?: number | undefined;
 }
 
 export function newLiveState(now = Date.now()): LiveState {
@@ -30,8 +34,9 @@ export function liveLine(s: LiveState, now: number, cols: number, t: ScreenTexts
   const frame = SPINNER[Math.floor(now / 250) % SPINNER.length]!;
   const parts = [s.step || '…'];
   if (s.context > 0) parts.push(`${t.ctx} ${tokens(s.context)}`);
-  parts.push(`$${money(s.cost + s.pendingCost)}`);
+  parts.push(`$${money(s.cost + s.pendingCost)}${s.cap !== undefined ? ` / $${money(s.cap)}` : ''}`);
   parts.push(clockDuration((now - s.startedAt) / 1000));
+  if (s.deadlineAt !== undefined) parts.push(t.timeLeft(clockDuration(Math.max(0, s.deadlineAt - now) / 1000)));
   if (s.waiting) parts.push(t.waiting);
   else if (now - s.lastEventAt >= 10_000) parts.push(t.quiet(clockDuration((now - s.lastEventAt) / 1000)));
   return cutTo(`${frame} ${parts.join(' · ')}`, cols - 1);
