@@ -27,6 +27,9 @@ export interface GlobalOptions {
   /** --allow-read PATH / --deny-read PATH: credential places opened, more places closed */
   allowRead?: string[];
   denyRead?: string[];
+  /** --notify URL / --notify-cmd CMD: where the person's notifications go (over FLOWER_NOTIFY / FLOWER_NOTIFY_CMD) */
+  notify?: string;
+  notifyCmd?: string;
 }
 
 export interface SecurityOptions {

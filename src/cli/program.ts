@@ -10,6 +10,7 @@ import { detectLang } from '../config/index.js';
 import { FlowerError } from '../errors.js';
 import { NAMES as N } from '../state/index.js';
 import { parseNet, type NetPolicy } from '../guards/sandbox.js';
+import { webhookUrl } from '../notify/settings.js';
 import type { GlobalOptions } from './globals.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import { nearMiss } from './nearmiss.js';
@@ -95,6 +96,14 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('--pass-env <name>', u.passEnv, (v: string, prev: string[]) => [...prev, envName(v)], [])
     .option('--allow-read <path>', u.allowRead, (v: string, prev: string[]) => [...prev, path.resolve(io.cwd ?? process.cwd(), v)], [])
     .option('--deny-read <path>', u.denyRead, (v: string, prev: string[]) => [...prev, path.resolve(io.cwd ?? process.cwd(), v)], [])
+    .option('--notify <url>', u.notify, (v: string) => {
+      try {
+        return webhookUrl(v, '--notify');
+      } catch (e) {
+        throw new InvalidArgumentError((e as Error).message);
+      }
+    })
+    .option('--notify-cmd <cmd>', u.notifyCmd)
     .showHelpAfterError(u.afterError)
     .configureOutput({
       writeOut: (s) => io.stdout.write(translateCommander(s, lang)),
@@ -121,6 +130,8 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
       passEnv: string[];
       allowRead: string[];
       denyRead: string[];
+      notify?: string;
+      notifyCmd?: string;
     }>();
     return {
       workspace: o.workspace,
@@ -134,6 +145,8 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
       passEnv: o.passEnv ?? [],
       allowRead: o.allowRead ?? [],
       denyRead: o.denyRead ?? [],
+      ...(o.notify !== undefined ? { notify: o.notify } : {}),
+      ...(o.notifyCmd !== undefined ? { notifyCmd: o.notifyCmd } : {}),
       workspaceGiven: program.getOptionValueSource('workspace') !== 'default',
       runDirGiven: program.getOptionValueSource('runDir') !== 'default',
     };
