@@ -1,15 +1,24 @@
 /**
  * How a run ends on screen, the same for `flower` and `flower run`: the last verdict (outcome and pass
  * count, from the judge's manifest row), the total cost and the manifest's path (whole, never cut),
- * and — when a step failed — exactly one stderr line naming the step, the reason and what to do next.
+ * and — when a step failed — exactly one stderr line naming the step, the reason and what to do next;
+ * then the run's last notifications (src/cli/notify.ts).
  */
 import type { Runtime } from '../runtime/index.js';
 import type { WorkflowContext } from '../workflow/index.js';
 import { EXIT, type CliIO } from './io.js';
+import type { RunNotices } from './notify.js';
 import type { Renderer } from './render.js';
 import { sanitize, money } from './term.js';
 
-export function closing(ui: Renderer, io: CliIO, rt: Runtime, ctx: WorkflowContext, continueCmd: string): number {
+export async function closing(ui: Renderer, io: CliIO, rt: Runtime, ctx: WorkflowContext, continueCmd: string, notices?: RunNotices | null): Promise<number> {
+  const code = closingLines(ui, io, rt, ctx, continueCmd);
+  // after the last line: the person sees how it ended at once, the deliveries get at most their retry budget
+  await notices?.end(ctx, continueCmd).catch(() => {});
+  return code;
+}
+
+function closingLines(ui: Renderer, io: CliIO, rt: Runtime, ctx: WorkflowContext, continueCmd: string): number {
   const judged = rt.manifest
     .own()
     .filter((r) => r.verdict)

@@ -30,6 +30,9 @@ export interface GlobalOptions {
   denyRead?: string[];
   /** --budget / --deadline (or FLOWER_BUDGET / FLOWER_DEADLINE): this wake's limits, one object for every Runtime */
   limits?: RunLimits;
+  /** --notify URL / --notify-cmd CMD: where the person's notifications go (over FLOWER_NOTIFY / FLOWER_NOTIFY_CMD) */
+  notify?: string;
+  notifyCmd?: string;
 }
 
 export interface SecurityOptions {

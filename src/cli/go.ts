@@ -108,7 +108,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     });
     await term.settle();
     term.close();
-    return await closing(term.ui, io, rt, ctx, 'flower');
+    return await closing(term.ui, io, rt, ctx, 'flower', term.notices);
   } finally {
     term.close();
     channel.close();

@@ -11,6 +11,7 @@ import { FlowerError } from '../errors.js';
 import { NAMES as N } from '../state/index.js';
 import { parseNet, type NetPolicy } from '../guards/sandbox.js';
 import { parseBudget, parseDeadline, RunLimits } from '../runtime/limits.js';
+import { webhookUrl } from '../notify/settings.js';
 import { addCommands } from './commands.js';
 import type { GlobalOptions } from './globals.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
@@ -69,6 +70,8 @@ function addGlobalFlags(program: Command, io: CliIO, u: UsageTexts): void {
     .option('--store <url>', u.store)
     .option('--budget <usd>', u.runBudget, (v: string) => asArgument(() => parseBudget(v)))
     .option('--deadline <when>', u.runDeadline, (v: string) => asArgument(() => parseDeadline(v)))
+    .option('--notify <url>', u.notify, (v: string) => asArgument(() => webhookUrl(v, '--notify')))
+    .option('--notify-cmd <cmd>', u.notifyCmd)
     .option('--no-sandbox', u.noSandbox)
     .option('--net <on|off|hosts>', u.net, (v: string) => {
       try {
@@ -97,6 +100,8 @@ interface GlobalFlags {
   denyRead: string[];
   budget?: number;
   deadline?: number;
+  notify?: string;
+  notifyCmd?: string;
 }
 
 /** What every command receives from the global flags. */
@@ -115,6 +120,8 @@ function readGlobals(program: Command, io: CliIO): GlobalOptions {
     passEnv: o.passEnv ?? [],
     allowRead: o.allowRead ?? [],
     denyRead: o.denyRead ?? [],
+    ...(o.notify !== undefined ? { notify: o.notify } : {}),
+    ...(o.notifyCmd !== undefined ? { notifyCmd: o.notifyCmd } : {}),
     workspaceGiven: program.getOptionValueSource('workspace') !== 'default',
     runDirGiven: program.getOptionValueSource('runDir') !== 'default',
   };

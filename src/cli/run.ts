@@ -133,7 +133,7 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
     const ctx = await wf.run(rt, { onEvent: term.onEvent, onStep: (_name, r) => ui.result(r) });
     await term.settle();
     term.close();
-    return await closing(ui, io, rt, ctx, `flower run ${target}`);
+    return await closing(ui, io, rt, ctx, `flower run ${target}`, term.notices);
   } finally {
     term.close();
     channel.close();

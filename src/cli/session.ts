@@ -16,6 +16,7 @@ import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { FileRunRecords, type RunLayout } from '../state/index.js';
 import { EXIT, type CliIO } from './io.js';
 import { security, type GlobalOptions } from './globals.js';
+import { RunNotices } from './notify.js';
 import { JsonRenderer, Renderer } from './render.js';
 import { LineEditor, type Key } from './screen/editor.js';
 import { cutTo, liveLine, newLiveState, type LiveState } from './screen/live.js';
@@ -39,6 +40,8 @@ export interface SessionOptions {
 export class TerminalSession {
   readonly ui: Renderer;
   readonly tty: boolean;
+  /** the person's notifications (`--notify`, `--notify-cmd`); null when none is set */
+  readonly notices: RunNotices | null;
   private readonly io: CliIO;
   private readonly lang: Lang;
   /** --no-sandbox / --net, for the side-question Runtime too */
@@ -77,6 +80,8 @@ export class TerminalSession {
         screen,
       });
     }
+    // read first: a bad --notify stops here, before any work (exit 2)
+    this.notices = RunNotices.from(o.io, o.g, o.lang, { warn: (l) => this.ui.line(`! ${l}`), record: (e) => this.ui.event(e) });
   }
 
   /** The Runtime and channel this session steers; starts the live line and the input line. */
@@ -87,6 +92,7 @@ export class TerminalSession {
     this.live.startedAt = Date.now();
     this.live.cap = rt.limits.settings.budgetUsd;
     this.live.deadlineAt = rt.limits.settings.deadlineAt;
+    this.notices?.attach(rt, channel);
     this.stops.push(rescueOnSignals(rt));
     if (channel) this.stops.push(channel.listen((e) => this.onChannel(e)));
     if (this.tty) this.installSigint();
@@ -100,6 +106,7 @@ export class TerminalSession {
 
   /** Every runtime / workflow event: the side-question memory, the live line, the screen. */
   onEvent = (e: FlowerEvent): void => {
+    this.notices?.event(e);
     if (e.kind === 'system' && e.payload.lineage === 'corrupt') this.ui.line(this.ui.t.lineageCorrupt(String(e.payload.keptAt)));
     // a file flower did not write was set aside, not overwritten: the person must hear where it went
     else if (e.kind === 'system' && (e.payload.lineage === 'foreign' || e.payload.keptAside)) this.ui.line(`! ${e.text}`);
@@ -115,6 +122,7 @@ export class TerminalSession {
   };
 
   private onChannel(e: FlowerEvent): void {
+    this.notices?.event(e);
     if (e.kind === 'ask') {
       const st = String(e.payload.state ?? '');
       const id = String(e.payload.id ?? '');

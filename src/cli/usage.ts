@@ -30,6 +30,9 @@ const en = {
   passEnv: 'let this variable reach the commands although it looks secret (a token, a password in a URL); repeatable (docs/security.md)',
   allowRead: 'let the tools read this credential place (e.g. ~/.npmrc) although it is on the list; repeatable (docs/security.md)',
   denyRead: 'keep the tools from reading this file or folder too; repeatable (docs/security.md)',
+  notify:
+    'POST one JSON object to this http(s) URL when the run needs you (a question waits, the goal is judged unreachable, a stop) and when it ends (default FLOWER_NOTIFY; docs/unattended.md)',
+  notifyCmd: 'run this shell command with the same JSON on its stdin (default FLOWER_NOTIFY_CMD; e.g. a curl to ntfy, notify-send; docs/unattended.md)',
   skills: "skills this agent may load: 'all' or comma-separated names (project: .flower/skills/, yours: ~/.config/flower/skills/)",
   skillsCmd: `the skills and plugins a run here loads: ${N.workbenchDir}/skills/ (project), ~/.config/flower/skills/ (yours), --plugin DIR / FLOWER_PLUGINS`,
   skillsNew: `start a project skill: writes ${N.workbenchDir}/skills/NAME/SKILL.md from a template`,
@@ -118,6 +121,9 @@ const zh: UsageTexts = {
   passEnv: '让这个变量进到命令里,哪怕它看着像密钥(token、带密码的网址);可重复(见 docs/security.md)',
   allowRead: '让工具能读这个放凭据的地方(例如 ~/.npmrc),哪怕它在名单上;可重复(见 docs/security.md)',
   denyRead: '再多禁止工具读这个文件或目录;可重复(见 docs/security.md)',
+  notify:
+    '运行需要你的时候(有问题在等、目标被判定无法达成、停下了)和结束时,往这个 http(s) 网址 POST 一个 JSON 对象(默认取 FLOWER_NOTIFY;见 docs/unattended.md)',
+  notifyCmd: '运行这条 shell 命令,同样的 JSON 从它的标准输入进去(默认取 FLOWER_NOTIFY_CMD;例如 curl 到 ntfy、notify-send;见 docs/unattended.md)',
   skills: "这个智能体可以加载的技能:'all' 或逗号分隔的名字(项目的:.flower/skills/,你自己的:~/.config/flower/skills/)",
   skillsCmd: `在这里运行时会加载的技能和插件:${N.workbenchDir}/skills/(项目)、~/.config/flower/skills/(你自己的)、--plugin DIR / FLOWER_PLUGINS`,
   skillsNew: `新建一个项目技能:按模板写 ${N.workbenchDir}/skills/NAME/SKILL.md`,

@@ -89,6 +89,8 @@ export const FILE_KEYS: ReadonlySet<string> = new Set([
   'FLOWER_MAX_ATTEMPTS',
   'FLOWER_BASE_DELAY',
   'FLOWER_LINE_MODE',
+  'FLOWER_NOTIFY',
+  'FLOWER_NOTIFY_CMD',
 ]);
 
 export function resolveEnv(env: EnvMap = process.env, cwd = process.cwd()): ResolvedEnv {

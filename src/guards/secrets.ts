@@ -22,6 +22,13 @@ const NOT_SECRET = new Set([
   'OLDPWD',
 ]);
 
+/**
+ * Names secret by what they are, not by their words: where flower's notifications go. A webhook's URL
+ * is its key (Slack, an ntfy topic) and a notify command often holds one; an agent that read either
+ * could post as flower, or learn where the person is reached.
+ */
+const SECRET_NAMES = new Set(['FLOWER_NOTIFY', 'FLOWER_NOTIFY_CMD']);
+
 /** Words that make a name secret wherever they appear in it. */
 const SECRET_WORDS = ['SECRET', 'PASSWORD', 'PASSWD', 'PRIVATE', 'CREDENTIAL', 'WEBHOOK'];
 /** Words that make a name secret as a whole `_`-separated segment (`GITHUB_TOKEN`, `MYSQL_PWD`, `SENTRY_DSN`). */
@@ -39,6 +46,7 @@ export function isSecretName(name: string): boolean {
   const n = name.toUpperCase();
   // git's configuration by environment (the sandbox hands its proxy settings to git that way): names, not keys
   if (NOT_SECRET.has(n) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(n)) return false;
+  if (SECRET_NAMES.has(n)) return true;
   if (SECRET_WORDS.some((w) => n.includes(w))) return true;
   const parts = n.split('_').filter(Boolean);
   if (parts.some((p) => SECRET_SEGMENTS.has(p))) return true;

@@ -21,7 +21,7 @@ const LAYERS: ReadonlyArray<{ layer: string; folders: readonly string[] }> = [
   { layer: 'runtime', folders: ['runtime'] },
   { layer: 'guards', folders: ['guards', 'docs'] },
   { layer: 'store', folders: ['store'] },
-  { layer: 'helpers', folders: ['config', 'skills', 'glance', 'sim'] },
+  { layer: 'helpers', folders: ['config', 'skills', 'glance', 'sim', 'notify'] },
   { layer: 'errors', folders: ['errors'] },
   { layer: 'state', folders: ['state'] },
 ];

@@ -5,6 +5,8 @@
  * work session.
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startSim, type Sim, type SimItem } from '../../src/sim/index.js';
@@ -59,6 +61,22 @@ const BIG = { input_tokens: 100_000, output_tokens: 50, cache_read_input_tokens:
 const counting = (from: number, n: number, command = (i: number) => `echo count-${i}`): SimItem[] =>
   Array.from({ length: n }, (_, k) => ({ type: 'tool_use', match: coordinator, name: 'Bash', input: { command: command(from + k) }, usage: BIG }) as SimItem);
 
+/** A webhook receiver on 127.0.0.1: every POSTed JSON object, in order. */
+async function receiver(): Promise<{ url: string; got: Array<Record<string, unknown>>; close: () => Promise<void> }> {
+  const got: Array<Record<string, unknown>> = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      got.push(JSON.parse(body) as Record<string, unknown>);
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return { url, got, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
 const env = (p: Project, extra: Record<string, string> = {}) => testEnv(p, sim.url, { ANTHROPIC_MODEL: 'claude-sonnet-4-5', ...extra });
 const flower = (p: Project, args: string[], extra: Record<string, string> = {}) =>
   cli([...args, '-w', p.ws, '-r', p.runs, '--timeout', '0', '--no-sandbox'], { cwd: p.dir, env: env(p, extra), timeoutMs: 240_000 });
@@ -70,7 +88,8 @@ test('--budget: the work stops within one model call of the cap, says so, and `f
   sim.reset();
   sim.enqueue(...start, ...counting(0, 30));
   const cap = 1;
-  const r1 = await flower(p, ['count to thirty', '--budget', String(cap)]);
+  const hook = await receiver();
+  const r1 = await flower(p, ['count to thirty', '--budget', String(cap), '--notify', hook.url]).finally(hook.close);
   assert.equal(r1.code, 1, r1.stderr + r1.stdout);
   const first = rows(p);
   const work1 = first.find((r) => r.step === '干活')!;
@@ -84,6 +103,12 @@ test('--budget: the work stops within one model call of the cap, says so, and `f
   assert.ok(spent - cap < perCall + 1e-9, `overshoot ${spent - cap} is at most one call (${perCall})`);
   assert.match(r1.stderr, /budget is spent: \$[\d.]+ of \$1\.00/);
   assert.match(r1.stderr, /flower --budget \d+/);
+  // the person is called once for the stop, and once for the end of the run
+  const stops = hook.got.filter((n) => n.kind === 'stopped');
+  assert.equal(stops.length, 1, JSON.stringify(hook.got));
+  assert.equal(stops[0]!.reason, 'budget', JSON.stringify(stops[0]));
+  assert.equal(hook.got.filter((n) => n.kind === 'finished').length, 1);
+  for (const f of ['version', 'run', 'step', 'folder', 'host', 'cost_usd']) assert.ok(f in stops[0]!, f);
   assert.deepEqual(sim.unexpected(), []);
 
   // the next wake, with more to spend and nothing else said: the same work session goes on

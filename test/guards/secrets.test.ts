@@ -33,6 +33,8 @@ const NAMES: Array<[string, boolean]> = [
   ['SESSION_COOKIE', true],
   ['GHTOKEN', true],
   ['SLACK_WEBHOOK_URL', true],
+  ['FLOWER_NOTIFY', true],
+  ['FLOWER_NOTIFY_CMD', true],
   ['PATH', false],
   ['HOME', false],
   ['PWD', false],

@@ -104,7 +104,9 @@ export async function demo(o: DemoOptions, g: GlobalOptions, io: CliIO): Promise
     };
     const sub: CliIO = { ...io, env, cwd: dir, stdin: undefined };
     const layout = RunLayout.of({ cwd: dir, workspace: dir });
-    const globals: GlobalOptions = { workspace: dir, runDir: layout.runDir, verbose: g.verbose, json: g.json ?? false };
+    // --notify / --notify-cmd go through: the demo is where a person tries their notifications out without a key
+    const notify = { ...(g.notify !== undefined ? { notify: g.notify } : {}), ...(g.notifyCmd !== undefined ? { notifyCmd: g.notifyCmd } : {}) };
+    const globals: GlobalOptions = { workspace: dir, runDir: layout.runDir, verbose: g.verbose, json: g.json ?? false, ...notify };
     const opts: GoOptions = { asks: -1, rounds: 2, goal: true, judgeCanRun: true, timeout: 0, new: false, clarifyOnly: false, trim: true, handoff: true };
 
     say(t.banner(sim.url, dir));
