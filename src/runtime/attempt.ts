@@ -131,7 +131,12 @@ interface Seen {
 }
 
 function newSeen(): Seen {
-  const out: AttemptOutcome = {
+  return { out: emptyOutcome(), prose: [], last: null, silence: new Silence(), streaks: new Streaks(), apiSignal: null, thrown: undefined, mirrorError: null };
+}
+
+/** An attempt's outcome before anything happened: no session, nothing spent, not ok. */
+export function emptyOutcome(): AttemptOutcome {
+  return {
     sessionId: null,
     ok: false,
     text: '',
@@ -144,7 +149,6 @@ function newSeen(): Seen {
     interrupted: null,
     servedModel: null,
   };
-  return { out, prose: [], last: null, silence: new Silence(), streaks: new Streaks(), apiSignal: null, thrown: undefined, mirrorError: null };
 }
 
 /**

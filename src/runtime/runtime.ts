@@ -22,7 +22,7 @@ import { event } from './events.js';
 // the life of an attempt, in order: options → spawn → stream → measure → break/handoff → classify → wait → resume
 import { assembleAttempt, type AttemptBase, type AttemptInput } from './assemble.js';
 import { beginRun, forgetLocalTranscripts } from './options.js';
-import { runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
+import { emptyOutcome, runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
 import { modelMismatch, type HandoffPolicy } from './window.js';
 import { Generations, type Emit } from './handoff.js';
 import { failure, fromThrown, type StepFailure } from './failure.js';
@@ -376,19 +376,7 @@ export class Runtime {
 
 /** The outcome of an attempt a limit kept from starting: nothing spent, the session unchanged. */
 function stoppedBy(f: StepFailure, resume: string | undefined): AttemptOutcome {
-  return {
-    sessionId: resume ?? null,
-    ok: false,
-    text: '',
-    error: f.message,
-    failure: f,
-    errors: [f.message],
-    costUsd: 0,
-    numTurns: 0,
-    context: 0,
-    interrupted: null,
-    servedModel: null,
-  };
+  return { ...emptyOutcome(), sessionId: resume ?? null, error: f.message, failure: f, errors: [f.message] };
 }
 
 function named(out: AttemptOutcome, f: StepFailure): void {
