@@ -149,6 +149,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     }
     term.attach(rt, channel, layout);
     const ctx = await flow.workflow.run(rt, {
+      stopAfterStep: term.stopAfterStep,
       onEvent: term.onEvent,
       onStep: (_n, r) => {
         refused ||= isAuthFailure(r);

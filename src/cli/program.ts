@@ -12,6 +12,7 @@ import { NAMES as N } from '../state/index.js';
 import { parseNet, type NetPolicy } from '../guards/sandbox.js';
 import type { GlobalOptions } from './globals.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
+import { addInboxCommands } from './inbox-commands.js';
 import { nearMiss } from './nearmiss.js';
 import { translateCommander, usageTexts, type UsageTexts } from './usage.js';
 // commands are loaded when chosen: `flower --help` and `flower once` need not load the flow's modules
@@ -67,7 +68,7 @@ function collect(v: string, prev: string[]): string[] {
 }
 
 /** Every command name, for telling a typo (`flower statsu`) from a one-word request. */
-export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'store', 'ui', 'sim', 'help'] as const;
+export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'store', 'ui', 'sim', 'answer', 'say', 'stop', 'help'] as const;
 
 export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): Command {
   const lang = detectLang(io.env);
@@ -247,6 +248,9 @@ export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): C
     .option('-n, --limit <n>', u.limit, p.positiveInteger, 30)
     .exitOverride()
     .action((o: { limit: number }) => settle(import('./status.js').then((m) => m.log({ ...o, json: globals().json ?? false }, globals(), io))));
+
+  // the durable inbox: reach a flower running in this folder from anywhere (src/cli/answer.ts)
+  addInboxCommands(program, u, (p) => settle(p), globals, io);
 
   const store = program.command('store').description(u.storeCmd).exitOverride();
   store

@@ -10,10 +10,11 @@
  */
 import readline from 'node:readline';
 import type { Lang } from '../config/index.js';
-import { routeLine, type HumanChannel } from '../human/index.js';
+import { routeLine, type HumanChannel, type InboxWatcher } from '../human/index.js';
 import { oracle } from '../roles/index.js';
 import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { FileRunRecords, type RunLayout } from '../state/index.js';
+import { watchInbox } from './inbox-watch.js';
 import { EXIT, type CliIO } from './io.js';
 import { security, type GlobalOptions } from './globals.js';
 import { JsonRenderer, Renderer } from './render.js';
@@ -53,6 +54,11 @@ export class TerminalSession {
   private layout: RunLayout | undefined;
   private remarkOpen = false;
   private pendingAsk: { id: string; options: string[] } | null = null;
+  /** a question answered from elsewhere (flower answer, the ui): the next line typed for it is too late */
+  private lateAsk: string | null = null;
+  /** the durable inbox: answers, remarks and stops from other processes */
+  private watcher: InboxWatcher | undefined;
+  private readonly stop = new AbortController();
   private lineHandler: ((line: string | null) => void) | null = null;
   private rawOn = false;
   private ticker: NodeJS.Timeout | undefined;
@@ -86,7 +92,10 @@ export class TerminalSession {
     this.layout = layout;
     this.live.startedAt = Date.now();
     this.stops.push(rescueOnSignals(rt));
-    if (channel) this.stops.push(channel.listen((e) => this.onChannel(e)));
+    if (channel) {
+      this.stops.push(channel.listen((e) => this.onChannel(e)));
+      this.watcher = watchInbox(rt.records.inbox, channel, this.ui, this.stop);
+    }
     if (this.tty) this.installSigint();
     this.startInput((line) => this.route(line));
     if (this.ui.screen.ownsFooter) {
@@ -94,6 +103,11 @@ export class TerminalSession {
       this.ticker.unref();
       this.drawFooter();
     }
+  }
+
+  /** Aborted when `flower stop --after-step` (or the ui) asked this run to stop after the step in progress. */
+  get stopAfterStep(): AbortSignal {
+    return this.stop.signal;
   }
 
   /** Every runtime / workflow event: the side-question memory, the live line, the screen. */
@@ -119,8 +133,10 @@ export class TerminalSession {
       if (st === 'asked') this.pendingAsk = { id, options: Array.isArray(e.payload.options) ? (e.payload.options as unknown[]).map(String) : [] };
       else if (this.pendingAsk?.id === id) this.pendingAsk = null;
       this.live.waiting = this.pendingAsk !== null;
+      this.lateAsk = st === 'answered' && e.payload.via === 'inbox' ? id : st === 'asked' ? null : this.lateAsk;
     }
     this.ui.event(e);
+    if (e.kind === 'ask' && e.payload.state === 'answered' && e.payload.via === 'inbox') this.ui.line(this.ui.t.answeredElsewhere(String(e.payload.id ?? '')));
     this.drawFooter();
   }
 
@@ -268,6 +284,13 @@ export class TerminalSession {
       return;
     }
     const r = routeLine(line, { pending: ch ? (ch.pending()[0] ?? null) : null });
+    // typed for a question someone answered elsewhere a moment ago: not a remark for the agent
+    const late = this.lateAsk;
+    if (late && (r.kind === 'mail' || r.kind === 'none')) {
+      this.lateAsk = null;
+      if (r.kind === 'mail') this.ui.line(this.ui.t.tooLate(late));
+      return;
+    }
     if (r.kind === 'eof') {
       if (r.id) ch?.decline(r.id);
       this.stopInput();
@@ -277,8 +300,7 @@ export class TerminalSession {
       if (r.kind === 'oracle') this.asides.push(this.askAside(r.question));
       return;
     }
-    if (r.kind === 'answer') ch.answer(r.id, r.text);
-    else if (r.kind === 'pick') ch.answer(r.id, String(r.index + 1));
+    if ((r.kind === 'answer' || r.kind === 'pick') && !ch.answer(r.id, r.kind === 'pick' ? String(r.index + 1) : r.text)) this.ui.line(this.ui.t.tooLate(r.id));
     else if (r.kind === 'decline') ch.decline(r.id);
     else if (r.kind === 'mail') ch.send(r.text);
     else if (r.kind === 'oracle') this.asides.push(this.askAside(r.question));
@@ -347,6 +369,8 @@ export class TerminalSession {
 
   /** Side answers still on their way get up to two minutes. */
   async settle(): Promise<void> {
+    // the run is over: nothing is waiting here any more (a killed run's set is seen as stale instead)
+    await this.watcher?.close();
     if (!this.asides.length) return;
     await Promise.race([Promise.allSettled(this.asides), new Promise((r) => setTimeout(r, 120_000).unref())]);
   }
@@ -359,6 +383,7 @@ export class TerminalSession {
     const pending = this.channel?.pending()[0];
     this.stopInput();
     if (pending) this.channel?.decline(pending.id);
+    void this.watcher?.close();
     for (const f of this.stops.splice(0)) f();
     this.ui.close();
   }

@@ -35,6 +35,12 @@ export interface WorkflowOptions {
 export interface WorkflowRunOptions {
   onEvent?: EventSink;
   onStep?: (name: string, result: StepResult, ctx: WorkflowContext) => void;
+  /**
+   * Aborted when the person asked to stop after this step (`flower stop --after-step`): the step in
+   * progress (and its gate) finishes and is recorded, no further step or round starts, and
+   * `ctx._stoppedAfter` names the last step run. The next run continues from there as after any stop.
+   */
+  stopAfterStep?: AbortSignal;
 }
 
 const describe = (v: unknown): string =>
@@ -89,6 +95,7 @@ export class Workflow {
     ctx._results = {};
     delete ctx._failedAt;
     delete ctx._aborted;
+    delete ctx._stoppedAfter;
     ctx._runtime = rt;
     if (o.onEvent) ctx._onEvent = o.onEvent;
     const emit = (kind: 'step' | 'retry' | 'system', text: string, payload: Record<string, unknown>) => o.onEvent?.(event(kind, text, payload));
@@ -129,7 +136,7 @@ export class Workflow {
       }
       const carried = resume !== undefined;
       emit('step', step.name, { index: i + 1, total, resumed: carried, woke: ctx._woke ?? 0 });
-      const outcome = await this.attempts(rt, step, ctx, resume, lin, o.onEvent);
+      const outcome = await this.attempts(rt, step, ctx, resume, lin, o.onEvent, o.stopAfterStep);
       const { result, passed } = outcome;
       // an ok run whose result was not accepted is a failed step: the screen must not say "done",
       // and the manifest row says ok: false with the reason
@@ -147,8 +154,10 @@ export class Workflow {
       }
       if (passed) {
         ctx[step.name] = step.reduce ? step.reduce(result, ctx) : result.text;
+        if (o.stopAfterStep?.aborted && i < total - 1) return stoppedAfter(ctx, step.name, o.onEvent);
         continue;
       }
+      if (outcome.stopped) return stoppedAfter(ctx, step.name, o.onEvent);
       if (step.onFail === 'stop') {
         ctx._failedAt = step.name;
         return ctx;
@@ -165,7 +174,8 @@ export class Workflow {
     carried: string | undefined,
     lin: Lineage | undefined,
     onEvent?: EventSink,
-  ): Promise<{ result: StepResult; passed: boolean; why: string }> {
+    stop?: AbortSignal,
+  ): Promise<{ result: StepResult; passed: boolean; why: string; stopped?: boolean }> {
     let resume = carried;
     // flower's own submit tools answer a schema violation with an error result: remembered, because
     // it is the reason the gate will find no document
@@ -219,6 +229,7 @@ export class Workflow {
       }
       if (passed) return { result, passed: true, why: '' };
       if (attempt === step.retries) break;
+      if (stop?.aborted) return { result, passed: false, why: reasonOf(result), stopped: true };
       // this attempt's own line (its cost) before the next one starts, and its row: not accepted is not ok
       const why = reasonOf(result);
       if (result.ok) await markRejected(rt, result, why);
@@ -236,6 +247,13 @@ export class Workflow {
     }
     return { result: result!, passed: false, why: reasonOf(result!) };
   }
+}
+
+/** The person asked to stop after this step: said once, and the context says where. */
+function stoppedAfter(ctx: WorkflowContext, step: string, onEvent?: EventSink): WorkflowContext {
+  ctx._stoppedAfter = step;
+  onEvent?.(event('system', `stopped after ${step}, as asked`, { stoppedAfter: step }));
+  return ctx;
 }
 
 /**
