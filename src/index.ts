@@ -7,10 +7,16 @@
 export { FlowerError, ConfigError, StateCorrupt, StoreError, InternalError } from './errors.js';
 
 // state: every path (RunLayout), the saved formats, what a run dir remembers (RunRecords), the run lock
-export { RunLayout, FileRunRecords, acquireRunLock, runLockHolder, LINEAGE_VERSION } from './state/index.js';
+export { RunLayout, FileRunRecords, FileInbox, acquireRunLock, runLockHolder, LINEAGE_VERSION, INBOX_VERSION } from './state/index.js';
 export type {
   RunLayoutInput,
   RunRecords,
+  RunInbox,
+  InboxItem,
+  InboxItemBody,
+  InboxOutcome,
+  WaitingQuestion,
+  WaitingSet,
   LineageRecord,
   StateNotice,
   LockHolder,
@@ -140,8 +146,8 @@ export {
 
 // documents and the human channel
 export { Brief, Goal, Verdict, Handoff } from './docs/index.js';
-export { HumanChannel } from './human/index.js';
-export type { Ask, AskResult, Mail, HumanChannelOptions } from './human/index.js';
+export { HumanChannel, InboxWatcher } from './human/index.js';
+export type { Ask, AskResult, Mail, HumanChannelOptions, InboxWatcherOptions } from './human/index.js';
 
 // configuration
 export { resolveEnv, parseDotenv, detectLang } from './config/index.js';

@@ -15,7 +15,7 @@ import type { Parsers } from './parsers.js';
 import type { UsageTexts } from './usage.js';
 
 /** Every command name, for telling a typo (`flower statsu`) from a one-word request. */
-export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'store', 'ui', 'sim', 'help'] as const;
+export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'answer', 'say', 'stop', 'store', 'ui', 'sim', 'help'] as const;
 
 /** What a command's function needs: the root program, the texts and parsers, and how to hand back its run. */
 export interface CommandContext {
@@ -40,6 +40,10 @@ const REGISTER: { readonly [K in Registered]: (c: CommandContext) => void } = {
   skills: skillsCommand,
   status: statusCommand,
   log: logCommand,
+  // the durable inbox: reach a flower running in this folder from anywhere
+  answer: answerCommand,
+  say: sayCommand,
+  stop: stopCommand,
   store: storeCommand,
   ui: uiCommand,
   sim: simCommand,
@@ -175,6 +179,36 @@ function logCommand({ program, io, u, p, settle, globals }: CommandContext): voi
     .option('-n, --limit <n>', u.limit, p.positiveInteger, 30)
     .exitOverride()
     .action((o: { limit: number }) => settle(import('./status.js').then((m) => m.log({ ...o, json: globals().json ?? false }, globals(), io))));
+}
+
+// the durable inbox: reach a flower running in this folder from anywhere (src/cli/answer.ts)
+
+function answerCommand({ program, io, u, settle, globals }: CommandContext): void {
+  program
+    .command('answer')
+    .description(u.answer)
+    .argument('[text...]', u.answerText)
+    .option('--id <id>', u.answerId)
+    .exitOverride()
+    .action((text: string[], o: { id?: string }) => settle(import('./answer.js').then((m) => m.answer(text, o, globals(), io))));
+}
+
+function sayCommand({ program, io, u, settle, globals }: CommandContext): void {
+  program
+    .command('say')
+    .description(u.say)
+    .argument('<text...>', u.sayText)
+    .exitOverride()
+    .action((text: string[]) => settle(import('./answer.js').then((m) => m.say(text, globals(), io))));
+}
+
+function stopCommand({ program, io, u, settle, globals }: CommandContext): void {
+  program
+    .command('stop')
+    .description(u.stop)
+    .option('--after-step', u.stopAfterStep, false)
+    .exitOverride()
+    .action((o: { afterStep: boolean }) => settle(import('./answer.js').then((m) => m.stop(o, globals(), io))));
 }
 
 function storeCommand({ program, io, u, settle, globals }: CommandContext): void {

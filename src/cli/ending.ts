@@ -30,6 +30,8 @@ function closingLines(ui: Renderer, io: CliIO, rt: Runtime, ctx: WorkflowContext
   }
   ui.line('');
   ui.whole('hint', ui.t.total(money(rt.totalCost()), rt.manifest.path));
+  // a stop the person asked for is not a failure: the next run continues from there
+  if (ctx._stoppedAfter) ui.line(ui.t.stoppedAfter(ctx._stoppedAfter, continueCmd));
   if (!ctx._failedAt) return EXIT.ok;
   const step = ctx._failedAt;
   const why = ctx._aborted ?? ctx._results[step]?.error ?? ui.s.stepRejected;

@@ -100,6 +100,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     await banners(flow, st, { ws, layout, rt, term });
     term.attach(rt, channel, layout);
     const ctx = await flow.workflow.run(rt, {
+      stopAfterStep: term.stopAfterStep,
       onEvent: term.onEvent,
       onStep: (_n, r) => {
         refused ||= isAuthFailure(r);

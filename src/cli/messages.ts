@@ -19,7 +19,7 @@ const zh = {
   askWhat: '要做什么? 一句话就够,回车开始(Ctrl-C 退出)',
   askWake: '接着上次? 直接回车 = 接着做;也可以说点新的;/new = 重开一件事(Ctrl-C 退出)',
   nothingToDo: '没有要做的事:给 flower 一句话,例如 flower "写个 md 转 html 的脚本"',
-  nonTty: '. 标准输入不是终端:全自动运行,提问立即按"无人应答"处理(--timeout 0)',
+  nonTty: '. 标准输入不是终端:全自动运行,提问立即按"无人应答"处理(--timeout 0;给 --timeout 秒数,就能在别处用 flower answer 回答)',
   archived: (dir: string) => `. 已归档到 ${dir}`,
   question: (id: string) => `? (${id})`,
   remaining: (n: number) => `(还能问 ${n} 次)`,
@@ -39,6 +39,10 @@ const zh = {
   asidePrompt: (q: string, recent: string) =>
     `${q}\n\n---\n(旁边正在干活;下面是最近的动静,每条截到 200 字。只读,不要动任何文件。)\n${recent || '(还没有动静)'}`,
   interrupted: (remark: string) => `~ 已打断${remark ? `:${remark}` : ''},接着同一个会话`,
+  answeredElsewhere: (id: string) => `  (${id} 在别处回答了:flower answer / flower ui)`,
+  tooLate: (id: string) => `! 晚了一步:${id} 已经在别处回答了,你这句没有交给它`,
+  stopAsked: '. 收到"这一步做完就停"(flower stop --after-step):当前这一步做完就停下',
+  stoppedAfter: (step: string, cmd: string) => `. 按要求在「${step}」之后停下;输入 ${cmd} 接着做`,
   interruptHint: '! 要打断吗?输入想对它说的话回车(直接回车 = 不说),它会在下一个消息边界停下接着你的话做(进行中的子任务会丢);再按一次 Ctrl-C 退出',
 } as const;
 
@@ -59,7 +63,8 @@ const en: Catalog = {
   askWhat: 'What should I do? One sentence is enough; Enter starts (Ctrl-C quits)',
   askWake: 'Continue where it stopped? Enter = continue; or say something new; /new = start something else (Ctrl-C quits)',
   nothingToDo: 'nothing to do: give flower a sentence, e.g. flower "write a markdown-to-html script"',
-  nonTty: '. stdin is not a terminal: running fully automatic, questions time out at once (--timeout 0)',
+  nonTty:
+    '. stdin is not a terminal: running fully automatic, questions time out at once (--timeout 0; give --timeout SECONDS to answer them with flower answer from elsewhere)',
   archived: (dir: string) => `. archived to ${dir}`,
   question: (id: string) => `? (${id})`,
   remaining: (n: number) => `(${n} questions left)`,
@@ -79,6 +84,10 @@ const en: Catalog = {
   asidePrompt: (q: string, recent: string) =>
     `${q}\n\n---\n(Work is going on beside you; here is what happened lately, each line cut to 200 characters. Read only: touch no file.)\n${recent || '(nothing yet)'}`,
   interrupted: (remark: string) => `~ interrupted${remark ? `: ${remark}` : ''}; the same session goes on`,
+  answeredElsewhere: (id: string) => `  (${id} was answered elsewhere: flower answer / flower ui)`,
+  tooLate: (id: string) => `! too late: ${id} was already answered elsewhere; your line was not given to it`,
+  stopAsked: '. asked to stop after this step (flower stop --after-step): stopping when the step in progress ends',
+  stoppedAfter: (step: string, cmd: string) => `. stopped after ${step}, as asked; type ${cmd} to continue`,
   interruptHint:
     '! Interrupt? Type what to tell it and Enter (Enter alone = nothing): it stops at the next message boundary and goes on from your words (work in flight in a subagent is lost). Ctrl-C again quits',
 };

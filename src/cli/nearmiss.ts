@@ -38,8 +38,9 @@ export function nearMiss(words: readonly string[], commands: readonly string[]):
   const word = words[0]!.trim();
   if (!/^[A-Za-z][A-Za-z-]{0,15}$/.test(word)) return null;
   const w = word.toLowerCase();
-  // ties: the closer length, then the same first letter (`lgo` is one edit from both `go` and `log`)
-  const rank = (cmd: string, d: number) => [d, Math.abs(cmd.length - w.length), cmd[0] === w[0] ? 0 : 1];
+  // ties: a command the word begins (`stat` is two edits from both `stop` and `status`), then the closer
+  // length, then the same first letter (`lgo` is one edit from both `go` and `log`)
+  const rank = (cmd: string, d: number) => [d, cmd.startsWith(w) ? 0 : 1, Math.abs(cmd.length - w.length), cmd[0] === w[0] ? 0 : 1];
   let best: { cmd: string; key: number[] } | null = null;
   for (const cmd of commands) {
     if (word === cmd) return null; // the command itself, typed where a request goes (`flower go go`)

@@ -130,7 +130,7 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
       if (dir) ui.line(ui.t.archived(dir));
     }
     term.attach(rt, channel, layout);
-    const ctx = await wf.run(rt, { onEvent: term.onEvent, onStep: (_name, r) => ui.result(r) });
+    const ctx = await wf.run(rt, { onEvent: term.onEvent, onStep: (_name, r) => ui.result(r), stopAfterStep: term.stopAfterStep });
     await term.settle();
     term.close();
     return await closing(ui, io, rt, ctx, `flower run ${target}`, term.notices);

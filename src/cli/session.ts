@@ -10,10 +10,11 @@
  */
 import readline from 'node:readline';
 import type { Lang } from '../config/index.js';
-import { routeLine, type HumanChannel } from '../human/index.js';
+import { routeLine, type HumanChannel, type InboxWatcher } from '../human/index.js';
 import { oracle } from '../roles/index.js';
 import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { FileRunRecords, type RunLayout } from '../state/index.js';
+import { watchInbox } from './inbox-watch.js';
 import { EXIT, type CliIO } from './io.js';
 import { security, type GlobalOptions } from './globals.js';
 import { RunNotices } from './notify.js';
@@ -56,6 +57,11 @@ export class TerminalSession {
   private layout: RunLayout | undefined;
   private remarkOpen = false;
   private pendingAsk: { id: string; options: string[] } | null = null;
+  /** a question answered from elsewhere (flower answer, the ui): the next line typed for it is too late */
+  private lateAsk: string | null = null;
+  /** the durable inbox: answers, remarks and stops from other processes */
+  private watcher: InboxWatcher | undefined;
+  private readonly stop = new AbortController();
   private lineHandler: ((line: string | null) => void) | null = null;
   private rawOn = false;
   private ticker: NodeJS.Timeout | undefined;
@@ -94,7 +100,10 @@ export class TerminalSession {
     this.live.deadlineAt = rt.limits.settings.deadlineAt;
     this.notices?.attach(rt, channel);
     this.stops.push(rescueOnSignals(rt));
-    if (channel) this.stops.push(channel.listen((e) => this.onChannel(e)));
+    if (channel) {
+      this.stops.push(channel.listen((e) => this.onChannel(e)));
+      this.watcher = watchInbox(rt.records.inbox, channel, this.ui, this.stop);
+    }
     if (this.tty) this.installSigint();
     this.startInput((line) => this.route(line));
     if (this.ui.screen.ownsFooter) {
@@ -102,6 +111,11 @@ export class TerminalSession {
       this.ticker.unref();
       this.drawFooter();
     }
+  }
+
+  /** Aborted when `flower stop --after-step` (or the ui) asked this run to stop after the step in progress. */
+  get stopAfterStep(): AbortSignal {
+    return this.stop.signal;
   }
 
   /** Every runtime / workflow event: the side-question memory, the live line, the screen. */
@@ -129,8 +143,10 @@ export class TerminalSession {
       if (st === 'asked') this.pendingAsk = { id, options: Array.isArray(e.payload.options) ? (e.payload.options as unknown[]).map(String) : [] };
       else if (this.pendingAsk?.id === id) this.pendingAsk = null;
       this.live.waiting = this.pendingAsk !== null;
+      this.lateAsk = st === 'answered' && e.payload.via === 'inbox' ? id : st === 'asked' ? null : this.lateAsk;
     }
     this.ui.event(e);
+    if (e.kind === 'ask' && e.payload.state === 'answered' && e.payload.via === 'inbox') this.ui.line(this.ui.t.answeredElsewhere(String(e.payload.id ?? '')));
     this.drawFooter();
   }
 
@@ -278,6 +294,13 @@ export class TerminalSession {
       return;
     }
     const r = routeLine(line, { pending: ch ? (ch.pending()[0] ?? null) : null });
+    // typed for a question someone answered elsewhere a moment ago: not a remark for the agent
+    const late = this.lateAsk;
+    if (late && (r.kind === 'mail' || r.kind === 'none')) {
+      this.lateAsk = null;
+      if (r.kind === 'mail') this.ui.line(this.ui.t.tooLate(late));
+      return;
+    }
     if (r.kind === 'eof') {
       if (r.id) ch?.decline(r.id);
       this.stopInput();
@@ -287,8 +310,7 @@ export class TerminalSession {
       if (r.kind === 'oracle') this.asides.push(this.askAside(r.question));
       return;
     }
-    if (r.kind === 'answer') ch.answer(r.id, r.text);
-    else if (r.kind === 'pick') ch.answer(r.id, String(r.index + 1));
+    if ((r.kind === 'answer' || r.kind === 'pick') && !ch.answer(r.id, r.kind === 'pick' ? String(r.index + 1) : r.text)) this.ui.line(this.ui.t.tooLate(r.id));
     else if (r.kind === 'decline') ch.decline(r.id);
     else if (r.kind === 'mail') ch.send(r.text);
     else if (r.kind === 'oracle') this.asides.push(this.askAside(r.question));
@@ -357,6 +379,8 @@ export class TerminalSession {
 
   /** Side answers still on their way get up to two minutes. */
   async settle(): Promise<void> {
+    // the run is over: nothing is waiting here any more (a killed run's set is seen as stale instead)
+    await this.watcher?.close();
     if (!this.asides.length) return;
     await Promise.race([Promise.allSettled(this.asides), new Promise((r) => setTimeout(r, 120_000).unref())]);
   }
@@ -369,6 +393,7 @@ export class TerminalSession {
     const pending = this.channel?.pending()[0];
     this.stopInput();
     if (pending) this.channel?.decline(pending.id);
+    void this.watcher?.close();
     for (const f of this.stops.splice(0)) f();
     this.ui.close();
   }

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { detectLang } from '../config/index.js';
 import { Manifest, type ManifestRow } from '../runtime/index.js';
-import { RunLayout } from '../state/index.js';
+import { RunLayout, type WaitingQuestion } from '../state/index.js';
 import { wakeState } from '../workflow/index.js';
 import { tilde } from './go.js';
 import { discoverFor } from './skills.js';
@@ -33,6 +33,8 @@ export interface StatusReport {
   /** project and personal skills, and plugins, a run here would load */
   skills: Array<{ name: string; source: string; hash: string }>;
   plugins: Array<{ name: string; dir: string; skills: string[]; mcp_servers: string[] }>;
+  /** the oldest question the flower running here is waiting on (the inbox's waiting set), null when none */
+  waiting: WaitingQuestion | null;
 }
 
 async function contexts(b: Backends, sids: string[]): Promise<Map<string, number>> {
@@ -84,6 +86,7 @@ async function report(workspace: string, runDir: string, found: Discovery, b: Ba
   const layout = st.layout;
   const notes = layout.notes;
   const rows = await Manifest.read(b.records);
+  const waiting = (await b.records.inbox.readWaiting().catch(() => null))?.questions[0] ?? null;
   const ctx = await contexts(b, Object.values(st.steps));
   const byRun = new Map<string, ManifestRow[]>();
   for (const r of rows) byRun.set(r.run, [...(byRun.get(r.run) ?? []), r]);
@@ -117,6 +120,7 @@ async function report(workspace: string, runDir: string, found: Discovery, b: Ba
     handoffs,
     skills: found.skills.map((x) => ({ name: x.name, source: x.source, hash: x.hash })),
     plugins: found.plugins.map((p) => ({ name: p.name, dir: p.dir, skills: p.skills.map((x) => x.name), mcp_servers: p.mcpServers })),
+    waiting,
   };
 }
 
@@ -161,6 +165,7 @@ export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO)
       `  ${zh ? '插件' : 'plugin'} ${one(p.name)}${p.skills.length ? ` · ${p.skills.join(', ')}` : ''}${p.mcp_servers.length ? ` · MCP ${p.mcp_servers.join(', ')}` : ''}`,
     );
   for (const w of found.warnings) out.push(`  ! ${one(w)}`);
+  if (s.waiting) out.push(waitingLine(s.waiting, zh));
   if (s.runs.length) {
     const last = s.runs.at(-1)!;
     out.push(
@@ -172,6 +177,15 @@ export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO)
   }
   io.stdout.write(`${out.join('\n')}\n`);
   return EXIT.ok;
+}
+
+/** What the run is waiting for, since when, and how to answer it. */
+function waitingLine(q: WaitingQuestion, zh: boolean): string {
+  const opts = q.options.map((o, i) => `${i + 1}. ${one(o)}`).join('  ');
+  const since = one(q.asked_at).replace('T', ' ').slice(0, 19);
+  return zh
+    ? `  ? 在等回答(从 ${since} 起):${one(q.id)} ${one(q.question)}${opts ? `  ${opts}` : ''} —— 用 flower answer N 或 flower answer "回答"`
+    : `  ? waiting for an answer since ${since}: ${one(q.id)} ${one(q.question)}${opts ? `  ${opts}` : ''} — flower answer N, or flower answer "text"`;
 }
 
 export async function log(o: { limit: number; json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {

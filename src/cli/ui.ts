@@ -1,5 +1,6 @@
 /**
- * `flower ui [-r RUNDIR] [--port N] [--host H] [--open]` — serve a read-only web view of a run dir until
+ * `flower ui [-r RUNDIR] [--port N] [--host H] [--open]` — serve a web view of a run dir (read-only but
+ * for the inbox: the waiting question's answer, remarks, stop after this step) until
  * Ctrl-C or SIGTERM. The first stdout line is the full URL with this start's random access token.
  * With FLOWER_STORE / --store = postgres://… it shows what that store holds for the project
  * (FLOWER_PROJECT, else the workspace path), as `flower status` and `flower log` do.
@@ -8,7 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { resolveEnv } from '../config/index.js';
-import { RunLayout } from '../state/index.js';
+import { FileRunRecords, RunLayout } from '../state/index.js';
 import { chooseStore } from '../store/index.js';
 import { handoffPolicy, thresholds } from '../runtime/window.js';
 import { EXIT, type CliIO } from './io.js';
@@ -53,7 +54,9 @@ export async function ui(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<num
   const source = pg ?? new FileSource(RunLayout.of({ cwd, runDir }));
   const shown = pg ? pg.where : runDir;
   const empty = pg ? false : !fs.existsSync(runDir);
-  const app = { source, token: newToken(), window: policy.window, threshold: thresholds(policy).at };
+  // the inbox of the same store: the page's one writable corner (answers, remarks, stop after this step)
+  const inbox = pg ? pg.inbox : new FileRunRecords(RunLayout.of({ cwd, runDir })).inbox;
+  const app = { source, token: newToken(), window: policy.window, threshold: thresholds(policy).at, inbox };
   const server = await serveUi(app, { host: o.host, port: o.port }).catch((e: unknown) => {
     source.close();
     throw e;

@@ -18,23 +18,23 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { detectLang, type Lang } from '../config/index.js';
 import { ConfigError } from '../errors.js';
-import { event, type FlowerEvent } from '../runtime/events.js';
+import type { FlowerEvent } from '../runtime/events.js';
+import { askEvent, inboxText, mailEvent } from './events.js';
 import { askEntry, mailEntry, QaLog } from './log.js';
 import { Mailbox } from './mailbox.js';
 import { cleanOptions, pickOption } from './options.js';
+import { AskQueue, snapshot } from './pull.js';
 import { repliesFor, textsFor, type ChannelTexts } from './replies.js';
+import { checkOptions, DEFAULT_TIMEOUT_S, MAX_TIMER_MS, toolTimeoutMs } from './settings.js';
 import { submissionToolName, submissionTools, SUBMISSION_KINDS, type SubmissionDocs, type SubmissionKind } from './submissions.js';
 import { VerdictReviewer } from './verdicts.js';
-import type { Ask, AskResult, AskState, HumanChannelOptions, Mail, Replies } from './types.js';
+import type { Ask, AskResult, AskState, HumanChannelOptions, Mail, Replies, Via } from './types.js';
 
 export const SERVER_NAME = 'human';
 export const mcpToolName = (tool: string): string => `mcp__${SERVER_NAME}__${tool}`;
 export const ASK_TOOL = mcpToolName('ask');
 export const INBOX_TOOL = mcpToolName('inbox');
-export const DEFAULT_TIMEOUT_S = 1800;
-
-/** setTimeout's ceiling (~24.8 days); a longer wait would fire at once, so it counts as "forever". */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export { DEFAULT_TIMEOUT_S };
 
 interface Waiting {
   ask: Ask;
@@ -46,34 +46,10 @@ interface Waiting {
 type Final = Exclude<AskState, 'asked'>;
 
 const reply = (text: string): CallToolResult => ({ content: [{ type: 'text', text }] });
-const snapshot = (a: Ask): Ask => ({ ...a, options: [...a.options] });
-
 function signalOf(extra: unknown): AbortSignal | undefined {
   if (typeof extra !== 'object' || extra === null) return undefined;
   const s = (extra as { signal?: unknown }).signal;
   return s instanceof AbortSignal ? s : undefined;
-}
-
-function checkOptions(o: HumanChannelOptions): { maxAsks: number | null; timeoutS: number | null } {
-  let maxAsks: number | null = null;
-  if (o.maxAsks !== undefined && o.maxAsks !== null) {
-    if (!Number.isInteger(o.maxAsks)) {
-      throw new ConfigError('bad-max-asks', `HumanChannel maxAsks must be a whole number (null or negative = unlimited, 0 = none), got ${String(o.maxAsks)}.`);
-    }
-    maxAsks = o.maxAsks < 0 ? null : o.maxAsks;
-  }
-  let timeoutS: number | null = DEFAULT_TIMEOUT_S;
-  if (o.timeoutS === null) timeoutS = null;
-  else if (o.timeoutS !== undefined) {
-    if (typeof o.timeoutS !== 'number' || Number.isNaN(o.timeoutS)) {
-      throw new ConfigError(
-        'bad-timeout',
-        `HumanChannel timeoutS must be a number of seconds (null = wait forever, ≤ 0 = nobody is here), got ${String(o.timeoutS)}.`,
-      );
-    }
-    timeoutS = o.timeoutS === Infinity ? null : o.timeoutS;
-  }
-  return { maxAsks, timeoutS };
 }
 
 export class HumanChannel {
@@ -95,8 +71,7 @@ export class HumanChannel {
   private readonly mailbox: Mailbox;
   private readonly asks: Ask[] = [];
   private readonly waiting = new Map<string, Waiting>();
-  private readonly queue: Ask[] = [];
-  private readonly pullers: Array<(a: Ask | null) => void> = [];
+  private readonly pull = new AskQueue((id) => this.waiting.has(id));
   private readonly submissionKinds = new Set<SubmissionKind>();
   private readonly submitted = new Map<SubmissionKind, SubmissionDocs[SubmissionKind]>();
   /** verdicts are held against the frozen goal as they arrive (set by the judge gate before each judge) */
@@ -141,7 +116,7 @@ export class HumanChannel {
         const r = await this.ask(args.question, cleanOptions(args.options), signal ? { signal } : {});
         return reply(this.replyFor(r));
       }),
-      tool('inbox', this.texts.inboxTool, {}, async () => reply(this.inboxText(this.deliver()))),
+      tool('inbox', this.texts.inboxTool, {}, async () => reply(inboxText(this.texts, this.deliver(), this.amendPath))),
       ...submissionTools(
         this.submissionKinds,
         (kind, doc) => {
@@ -151,7 +126,7 @@ export class HumanChannel {
         { verdict: () => this.verdictReviewer.review },
       ),
     ];
-    const timeout = this.toolTimeoutMs();
+    const timeout = toolTimeoutMs(this.timeoutS);
     // alwaysLoad: a deferred `ask` (behind tool search) is one the model may never find
     return createSdkMcpServer({ name: SERVER_NAME, version: '1.0.0', alwaysLoad: true, tools, ...(timeout ? { timeout } : {}) });
   }
@@ -180,13 +155,6 @@ export class HumanChannel {
     const doc = this.submitted.get(kind);
     this.submitted.delete(kind);
     return (doc as SubmissionDocs[K] | undefined) ?? null;
-  }
-
-  /** The MCP call must outlive our own wait, or the harness cuts a question the person is typing. */
-  private toolTimeoutMs(): number | undefined {
-    if (this.timeoutS === null) return MAX_TIMER_MS;
-    if (this.timeoutS <= 0) return undefined;
-    return Math.min(MAX_TIMER_MS, Math.ceil((this.timeoutS + 60) * 1000));
   }
 
   private replyFor(r: AskResult): string {
@@ -240,8 +208,8 @@ export class HumanChannel {
         signal.addEventListener('abort', onAbort, { once: true });
         w.detach = () => signal.removeEventListener('abort', onAbort);
       }
-      this.offer(ask);
-      this.emit(this.askEvent(ask));
+      this.pull.offer(ask);
+      this.emit(askEvent(ask));
     });
   }
 
@@ -250,12 +218,14 @@ export class HumanChannel {
    * picks that option: the model receives the option's text and `optionIndex` is recorded. An empty
    * answer declines. False when the question is no longer pending.
    */
-  answer(id: string, text: string): boolean {
+  answer(id: string, text: string, o: { via?: Via } = {}): boolean {
     const w = this.waiting.get(id);
     if (!w) return false;
     const t = typeof text === 'string' ? text.trim() : '';
     if (t === '') return this.decline(id);
     const pick = pickOption(w.ask.options, t);
+    // the first answer wins: whoever comes second finds the question gone (false) and says "too late"
+    if (o.via) w.ask.via = o.via;
     return this.settle(id, 'answered', pick ? pick.text : t, pick ? pick.index : null);
   }
 
@@ -277,45 +247,19 @@ export class HumanChannel {
 
   /** Pull-style UIs: the next question not yet handed out that is still pending; null when none. */
   nextAsk(): Ask | null {
-    while (this.queue.length > 0) {
-      const a = this.queue.shift()!;
-      if (this.waiting.has(a.id)) return snapshot(a);
-    }
-    return null;
+    return this.pull.next();
   }
 
   /** Like nextAsk, but waits up to `timeoutMs` for a question to arrive. */
   waitForAsk(timeoutMs: number): Promise<Ask | null> {
-    const now = this.nextAsk();
-    if (now || this.closed || !(timeoutMs > 0)) return Promise.resolve(now);
-    return new Promise((resolve) => {
-      const done = (a: Ask | null) => {
-        clearTimeout(timer);
-        resolve(a);
-      };
-      const timer = setTimeout(
-        () => {
-          const i = this.pullers.indexOf(done);
-          if (i >= 0) this.pullers.splice(i, 1);
-          resolve(null);
-        },
-        Math.min(timeoutMs, MAX_TIMER_MS),
-      );
-      this.pullers.push(done);
-    });
+    return this.pull.wait(timeoutMs, this.closed);
   }
 
   /** Decline everything pending and refuse to wait from now on ("nobody is here"). */
   close(): void {
     this.closed = true;
     for (const id of [...this.waiting.keys()]) this.settle(id, 'declined', null, null);
-    for (const p of this.pullers.splice(0)) p(null);
-  }
-
-  private offer(ask: Ask): void {
-    const p = this.pullers.shift();
-    if (p) p(snapshot(ask));
-    else this.queue.push(ask);
+    this.pull.close();
   }
 
   private settle(id: string, state: Final, answer: string | null, optionIndex: number | null): boolean {
@@ -334,24 +278,9 @@ export class HumanChannel {
     ask.optionIndex = optionIndex;
     ask.settled_at = new Date().toISOString();
     this.write(askEntry(ask));
-    this.emit(this.askEvent(ask));
+    this.emit(askEvent(ask));
     const answered = state === 'answered';
     return { id: ask.id, state, answer: answered ? answer : null, optionIndex, reason: answered ? null : answer };
-  }
-
-  private askEvent(a: Ask): FlowerEvent {
-    return event('ask', a.question, {
-      id: a.id,
-      question: a.question,
-      options: [...a.options],
-      state: a.state,
-      answer: a.answer,
-      option_index: a.optionIndex,
-      remaining: a.remaining,
-      asked_at: a.asked_at,
-      settled_at: a.settled_at,
-      framework: a.framework,
-    });
   }
 
   // ── mail ──────────────────────────────────────────────────────────────────────────────────
@@ -360,44 +289,25 @@ export class HumanChannel {
    * A remark from the person: queued for the inbox tool and appended to the brief (amendPath).
    * Empty text is ignored (null).
    */
-  send(text: string): Mail | null {
+  send(text: string, o: { via?: Via } = {}): Mail | null {
     const t = typeof text === 'string' ? text.trim() : '';
     if (t === '') return null;
-    const mail = this.mailbox.post(this.nextId('m'), t);
+    const mail = this.mailbox.post(this.nextId('m'), t, new Date(), o.via ?? null);
     this.write(mailEntry(mail));
-    this.emit(this.mailEvent(mail));
+    this.emit(mailEvent(mail));
     return mail;
   }
 
   /** Hand out the queued remarks (what the inbox tool does), marking them delivered. */
   deliver(): Mail[] {
     const mails = this.mailbox.deliver();
-    for (const m of mails) this.emit(this.mailEvent(m));
+    for (const m of mails) this.emit(mailEvent(m));
     return mails;
   }
 
   /** Every remark sent through this channel (copies). */
   mail(): Mail[] {
     return this.mailbox.all();
-  }
-
-  private inboxText(mails: Mail[]): string {
-    const t = this.texts;
-    if (mails.length === 0) return t.inboxEmpty;
-    const list = mails.map((m, i) => `${i + 1}. ${m.text.replace(/\n/g, '\n   ')}`);
-    const saved = !this.amendPath ? t.inboxNotSaved : mails.every((m) => m.amended) ? t.inboxSaved(this.amendPath) : t.inboxSomeNotSaved;
-    return [t.inboxHead(mails.length), ...list, '', saved].join('\n');
-  }
-
-  private mailEvent(m: Mail): FlowerEvent {
-    return event('mail', m.text, {
-      id: m.id,
-      kind: 'mail',
-      state: m.state,
-      amended: m.amended,
-      sent_at: m.sent_at,
-      delivered_at: m.delivered_at,
-    });
   }
 
   // ── plumbing ──────────────────────────────────────────────────────────────────────────────

@@ -1,6 +1,6 @@
 export { HumanChannel, SERVER_NAME, ASK_TOOL, INBOX_TOOL, DEFAULT_TIMEOUT_S, mcpToolName } from './channel.js';
 export { ASK_STATES } from './types.js';
-export type { Ask, AskState, AskResult, FallThrough, Mail, MailState, Replies, HumanChannelOptions } from './types.js';
+export type { Ask, AskState, AskResult, FallThrough, Mail, MailState, Replies, HumanChannelOptions, Via } from './types.js';
 export { DEFAULT_REPLIES, repliesFor } from './replies.js';
 export { QaLog, LOG_HEADER, LOG_NOTE, askEntry, mailEntry } from './log.js';
 export { Mailbox, amendBrief, AMEND_HEADER } from './mailbox.js';
@@ -11,3 +11,5 @@ export { SUBMISSION_KINDS, submissionToolName } from './submissions.js';
 export type { SubmissionKind, SubmissionDocs } from './submissions.js';
 export { routeLine, renderAsk, renderSettled, renderMail, inputHint, interactiveTimeout } from './terminal.js';
 export type { Route } from './terminal.js';
+export { InboxWatcher } from './remote.js';
+export type { InboxWatcherOptions } from './remote.js';

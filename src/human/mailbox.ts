@@ -5,7 +5,7 @@
  */
 import { AMEND_FILE_HEADER, Brief, DEFAULT_AMEND_LABEL, readDocument, writeAtomic } from '../docs/index.js';
 import { errorText } from '../errors.js';
-import type { Mail } from './types.js';
+import type { Mail, Via } from './types.js';
 
 /** Header of an amend file that did not exist yet (the brief is written around it when it freezes). */
 export const AMEND_HEADER = AMEND_FILE_HEADER;
@@ -35,8 +35,8 @@ export class Mailbox {
   ) {}
 
   /** Queue a remark (already trimmed, non-empty) under the given id. */
-  post(id: string, text: string, now = new Date()): Mail {
-    const mail: Mail = { id, text, sent_at: now.toISOString(), state: 'queued', amended: false, delivered_at: null };
+  post(id: string, text: string, now = new Date(), via: Via | null = null): Mail {
+    const mail: Mail = { id, text, sent_at: now.toISOString(), state: 'queued', amended: false, delivered_at: null, ...(via ? { via } : {}) };
     if (this.amendPath) {
       try {
         mail.amended = amendBrief(this.amendPath, text, now);

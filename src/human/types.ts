@@ -34,7 +34,12 @@ export interface Ask {
   framework: boolean;
   /** ISO time it reached a final state */
   settled_at: string | null;
+  /** where the answer came from when not this process's own UI: `inbox` (flower answer, the ui) */
+  via?: Via | null;
 }
+
+/** Where an answer or a remark came from: the durable inbox (another process) — unset for the terminal. */
+export type Via = 'inbox';
 
 export type MailState = 'queued' | 'delivered';
 
@@ -47,6 +52,8 @@ export interface Mail {
   /** appended to the brief (amendPath) as `## 运行中补充(HH:MM:SS)` */
   amended: boolean;
   delivered_at: string | null;
+  /** `inbox` when it came through the durable inbox (flower say, the ui) */
+  via?: Via | null;
 }
 
 /** What `channel.ask()` resolves to. Never rejects. */

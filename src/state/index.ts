@@ -41,3 +41,6 @@ export { FileRunRecords, archiveFolder } from './records.js';
 export type { RunRecords, StateNotice, NoticeSink, FileRecordPaths } from './records.js';
 export { acquireRunLock, runLockHolder, processStartTime, currentHolder, holderAlive } from './runlock.js';
 export type { LockHolder, RunLockHeld, RunLockResult, AcquireOptions } from './runlock.js';
+export { FileInbox, newItemId, INBOX_POLL_MS } from './inbox.js';
+export { INBOX_VERSION, ITEM_SCHEMAS, WAITING_SCHEMAS, OUTCOME_SCHEMAS, parseItem, parseOutcome, parseWaiting } from './inbox-format.js';
+export type { RunInbox, InboxItem, InboxItemBody, InboxKind, InboxNotice, InboxOutcome, ItemState, WaitingQuestion, WaitingSet } from './inbox-format.js';

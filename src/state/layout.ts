@@ -16,6 +16,8 @@ export const NAMES = Object.freeze({
   manifest: 'manifest.json',
   lineage: 'lineage.json',
   runLock: 'run.lock',
+  /** the durable inbox (answers, mail, stops from other processes) — in the run dir, out of the agents' reach */
+  inbox: 'inbox',
   /** side questions (`? …`) run in their own run dir under the main one */
   aside: 'aside',
   scripts: 'scripts',
@@ -96,6 +98,7 @@ export class RunLayout implements WorkbenchPaths {
   readonly manifest: string;
   readonly lineage: string;
   readonly runLock: string;
+  readonly inbox: string;
   /** the run dir side questions use (`<runDir>/aside`) */
   readonly asideRunDir: string;
   // workbench (per workspace, or outside it with --isolate): the notes
@@ -124,6 +127,7 @@ export class RunLayout implements WorkbenchPaths {
     this.manifest = path.join(this.runDir, NAMES.manifest);
     this.lineage = path.join(this.runDir, NAMES.lineage);
     this.runLock = path.join(this.runDir, NAMES.runLock);
+    this.inbox = path.join(this.runDir, NAMES.inbox);
     this.asideRunDir = path.join(this.runDir, NAMES.aside);
     const dirname = input.workbenchDirname ?? NAMES.workbenchDir;
     const root =

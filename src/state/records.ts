@@ -13,7 +13,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StateCorrupt } from './errors.js';
 import { keepAside, stamp, withFileLock, writeJsonAtomic } from './files.js';
+import { NAMES } from './layout.js';
 import { readVersioned } from './read.js';
+import { FileInbox } from './inbox.js';
+import type { RunInbox } from './inbox-format.js';
 import { acquireRunLock, type AcquireOptions, type RunLockResult } from './runlock.js';
 import { LINEAGE_SCHEMAS, LINEAGE_VERSION, manifestSchema, type LineageRecord, type ManifestRow } from './schemas.js';
 
@@ -48,6 +51,8 @@ export interface RunRecords {
   readRows(): Promise<ManifestRow[]>;
   /** The run lock of this folder. */
   acquireRunLock(o?: AcquireOptions): Promise<RunLockResult>;
+  /** The durable inbox: the questions waiting now, and answers, mail and stops posted from outside. */
+  readonly inbox: RunInbox;
   /** Connect and check (a database's records; files need nothing): an unusable server fails here. */
   open?(): Promise<unknown>;
   /** Let go of the connection (a database's records; files hold none). */
@@ -58,6 +63,8 @@ export interface FileRecordPaths {
   lineage: string;
   manifest: string;
   runLock: string;
+  /** the inbox folder (default `inbox/` beside lineage) */
+  inbox?: string;
 }
 
 const emptyLineage = (workspace: string): LineageRecord => ({ version: LINEAGE_VERSION, workspace, woke: 0, steps: {} });
@@ -65,10 +72,12 @@ const emptyLineage = (workspace: string): LineageRecord => ({ version: LINEAGE_V
 export class FileRunRecords implements RunRecords {
   readonly where: string;
   readonly manifestAt: string;
+  readonly inbox: RunInbox;
 
   constructor(readonly paths: FileRecordPaths) {
     this.where = path.dirname(paths.lineage);
     this.manifestAt = paths.manifest;
+    this.inbox = new FileInbox(paths.inbox ?? path.join(this.where, NAMES.inbox));
   }
 
   private readFile(keep: boolean, onNotice?: NoticeSink): LineageRecord | null {

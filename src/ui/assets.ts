@@ -49,6 +49,19 @@ li.entry .usage { color: var(--muted); font-size: 12px; }
 .tool-result.error summary { color: var(--bad); }
 nav.pager { margin: 8px 0; display: flex; gap: 12px; }
 section.notes { margin-top: 20px; }
+#ask-slot { padding: 8px 16px 0; max-width: 1100px; }
+section.ask { background: #fff8e1; border: 1px solid #ffe082; border-left: 4px solid #ffb300; border-radius: 6px; padding: 8px 12px; }
+section.ask.idle { background: none; border: none; padding: 0; }
+section.ask h2 { font-size: 16px; margin: 2px 0; }
+section.ask .since { color: var(--muted); font-weight: normal; font-size: 12px; }
+section.ask .question { white-space: pre-wrap; font-size: 15px; }
+ol.options { padding-left: 0; list-style: none; display: flex; flex-wrap: wrap; gap: 8px; }
+ol.options button { font: inherit; padding: 4px 10px; cursor: pointer; }
+form.inbox { margin: 6px 0; display: inline-block; }
+form.inbox input[type=text] { min-width: 24em; padding: 3px 6px; font: inherit; }
+section.tell { margin: 6px 0; }
+.inbox-result.ok { color: var(--ok); }
+.inbox-result.bad { color: var(--bad); }
 @media print { header .live, nav.pager { display: none; } pre { max-height: none; } }
 `;
 
@@ -101,6 +114,45 @@ export const JS = `(() => {
     }
   }
   setInterval(tick, 1000);
+
+  // the inbox: the waiting question on top is swapped when another one waits (never while typing
+  // into the same one); answers, remarks and stops are POSTed as JSON with the page's token
+  const slot = () => document.getElementById('ask-slot');
+  async function askTick() {
+    const cur = document.getElementById('ask');
+    if (!cur) return;
+    try {
+      const r = await fetch('/api/waiting?token=' + encodeURIComponent(token), { cache: 'no-store' });
+      if (!r.ok) return;
+      const j = await r.json();
+      const id = j.waiting ? j.waiting.id : '';
+      if (id === (cur.getAttribute('data-qid') || '')) return;
+      const page = await fetch(location.href, { cache: 'no-store' });
+      const next = new DOMParser().parseFromString(await page.text(), 'text/html').getElementById('ask');
+      if (next) cur.replaceWith(document.importNode(next, true));
+    } catch (e) {
+      /* offline: the live line says so */
+    }
+  }
+  if (slot()) setInterval(askTick, 1000);
+  document.addEventListener('submit', async (ev) => {
+    const f = ev.target;
+    if (!(f instanceof HTMLFormElement) || !f.classList.contains('inbox')) return;
+    ev.preventDefault();
+    const input = f.querySelector('input[name=text]');
+    const pick = ev.submitter && ev.submitter.name === 'pick' ? ev.submitter.value : '';
+    const body = { kind: f.getAttribute('data-kind'), text: pick || (input ? input.value : ''), id: f.getAttribute('data-id') || undefined, owner: f.getAttribute('data-owner') || undefined };
+    const out = document.getElementById('inbox-result');
+    try {
+      const r = await fetch('/api/inbox?token=' + encodeURIComponent(token), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const j = await r.json().catch(() => ({ message: 'HTTP ' + r.status }));
+      if (out) { out.textContent = j.message || ''; out.className = 'inbox-result ' + (r.ok ? 'ok' : 'bad'); }
+      if (r.ok && input) input.value = '';
+      if (r.ok) askTick();
+    } catch (e) {
+      if (out) { out.textContent = 'could not reach flower ui'; out.className = 'inbox-result bad'; }
+    }
+  });
 })();
 `;
 

@@ -14,6 +14,7 @@ import { noteLayouts, readNotes } from './data.js';
 import type { LineageView, Problem, SessionReader, Snapshot, TranscriptPage, UiRow, UiSource } from './source.js';
 import { stat } from './sqlite.js';
 import { figuresOf, foldCalls, verdictCallOf, type ModelCall, type SessionFigures, type VerdictCall } from './transcript.js';
+import type { RunInbox } from '../state/index.js';
 
 /** How often the live fingerprint is refreshed from the server. */
 export const POLL_MS = 1000;
@@ -188,6 +189,11 @@ export class PgSource implements UiSource {
     this.shared = acquirePool(o.url);
     this.where = this.records.where;
     this.sessions = new PgSessionReader(this.shared, this.store, this.where);
+  }
+
+  /** The project's durable inbox (the page's one writable corner). */
+  get inbox(): RunInbox {
+    return this.records.inbox;
   }
 
   /** Opened and checked (one line when the server cannot be used), the first fingerprint read, polling. */

@@ -1,5 +1,5 @@
 /**
- * The HTTP side of `flower ui`: node:http, GET only, every request (static files and the favicon too)
+ * The HTTP side of `flower ui`: node:http, GET only but for POST /api/inbox (./inbox.ts), every request (static files and the favicon too)
  * carries the access token as `?token=` — 401 without it, 403 with a wrong one. Routing is a plain
  * function from (method, URL) to a response, so the handlers are tested in-process.
  */
@@ -13,12 +13,16 @@ import { esc } from './sanitize.js';
 import { groupRuns, isJudge, isWork, runsBody } from './runs.js';
 import { PAGE_SIZE, sessionBody } from './session.js';
 import type { ModelCall, VerdictCall } from './transcript.js';
+import type { RunInbox } from '../state/index.js';
+import { inboxPanel, postInbox, type InboxRequest } from './inbox.js';
 
 export interface UiApp {
   source: UiSource;
   token: string;
   window: number;
   threshold: number;
+  /** the run's durable inbox: the page shows what is asked and posts answers, remarks and stops into it */
+  inbox?: RunInbox;
 }
 
 export interface UiResponse {
@@ -63,12 +67,14 @@ async function landing(app: UiApp, ctx: PageContext): Promise<UiResponse> {
   const sp = app.source.storeProblem();
   if (sp) problems.push(sp);
   const body = runsBody(ctx, { snap, calls, verdicts, window: app.window, threshold: app.threshold });
+  // the question goes on top, outside the live region: a refresh must not wipe an answer being typed
+  const panel = inboxPanel((await app.inbox?.readWaiting().catch(() => null)) ?? null, app.inbox);
   return {
     status: 200,
     type: HTML,
     body: page(ctx, { title: `flower ui — ${snap.runDir}`, heading: `runs in <code>${esc(snap.runDir)}</code>`, problems, body, live: true }).replace(
       '<main id="live">',
-      `<main id="live" data-fp="${fp}">`,
+      `${panel}<main id="live" data-fp="${fp}">`,
     ),
   };
 }
@@ -112,7 +118,7 @@ async function runsJson(app: UiApp): Promise<UiResponse> {
 }
 
 /** One request. Never throws: a failure becomes a 500 page without a stack trace. */
-export async function handle(app: UiApp, method: string, rawUrl: string): Promise<UiResponse> {
+export async function handle(app: UiApp, method: string, rawUrl: string, req: InboxRequest = { headers: {}, body: '' }): Promise<UiResponse> {
   let url: URL;
   try {
     url = new URL(rawUrl, 'http://ui.invalid');
@@ -122,10 +128,17 @@ export async function handle(app: UiApp, method: string, rawUrl: string): Promis
   const given = url.searchParams.get('token');
   if (given === null || given === '') return plain(401, 'flower ui: this page needs the access token printed when `flower ui` started (?token=…).');
   if (!tokenOk(given, app.token)) return plain(403, 'flower ui: wrong access token; use the URL `flower ui` printed.');
-  if (method !== 'GET' && method !== 'HEAD') return plain(405, 'flower ui is read-only: GET only.');
-  const ctx: PageContext = { token: app.token };
   const p = url.pathname;
+  if (method === 'POST' && p === '/api/inbox') return postInbox(app.inbox, req).catch(() => plain(500, 'flower ui: the inbox could not be written.'));
+  if (method !== 'GET' && method !== 'HEAD') return plain(405, 'flower ui is read-only but for the inbox: GET, or POST /api/inbox.');
+  const ctx: PageContext = { token: app.token };
   try {
+    if (p === '/api/waiting')
+      return {
+        status: 200,
+        type: 'application/json; charset=utf-8',
+        body: JSON.stringify({ waiting: (await app.inbox?.readWaiting())?.questions[0] ?? null }),
+      };
     if (p === '/' || p === '/index.html') return await landing(app, ctx);
     if (p === '/api/fingerprint') return { status: 200, type: 'text/plain; charset=utf-8', body: digest(app) };
     if (p === '/api/runs') return await runsJson(app);
@@ -165,6 +178,8 @@ const HEADERS = {
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
 
+const MAX_BODY = 64 * 1024;
+
 export interface UiServer {
   url: string;
   port: number;
@@ -174,9 +189,24 @@ export interface UiServer {
 
 export async function serveUi(app: UiApp, o: { host?: string; port?: number } = {}): Promise<UiServer> {
   const server = http.createServer((req, res) => {
-    void handle(app, req.method ?? 'GET', req.url ?? '/').then((r) => {
+    const send = (r: UiResponse) => {
       res.writeHead(r.status, { ...HEADERS, 'Content-Type': r.type, 'Content-Length': Buffer.byteLength(r.body) });
       res.end(req.method === 'HEAD' ? undefined : r.body);
+    };
+    if (req.method !== 'POST') {
+      void handle(app, req.method ?? 'GET', req.url ?? '/').then(send);
+      return;
+    }
+    // a POST body is small (an answer, a remark): anything bigger is refused, not buffered
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY) chunks.push(c);
+    });
+    req.on('end', () => {
+      if (size > MAX_BODY) return send(plain(413, 'flower ui: that is too big.'));
+      void handle(app, 'POST', req.url ?? '/', { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }).then(send);
     });
   });
   const host = o.host ?? '127.0.0.1';

@@ -30,6 +30,8 @@ export interface WorkflowContext {
   _failedAt?: string;
   /** the StepAbort message, when a gate aborted */
   _aborted?: string;
+  /** the step after which the run stopped because the person asked (`flower stop --after-step`) */
+  _stoppedAfter?: string;
   /** why the gate of the current attempt rejected its result (set by the gate; cleared per attempt) */
   _rejected?: string;
   /** the run's budget or deadline stopped this wake (limits.ts); the next wake resumes */

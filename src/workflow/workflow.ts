@@ -35,6 +35,12 @@ export interface WorkflowOptions {
 export interface WorkflowRunOptions {
   onEvent?: EventSink;
   onStep?: (name: string, result: StepResult, ctx: WorkflowContext) => void;
+  /**
+   * Aborted when the person asked to stop after this step (`flower stop --after-step`): the step in
+   * progress (and its gate) finishes and is recorded, no further step or round starts, and
+   * `ctx._stoppedAfter` names the last step run. The next run continues from there as after any stop.
+   */
+  stopAfterStep?: AbortSignal;
 }
 
 const describe = (v: unknown): string =>
@@ -89,6 +95,7 @@ export class Workflow {
     ctx._results = {};
     delete ctx._failedAt;
     delete ctx._aborted;
+    delete ctx._stoppedAfter;
     ctx._runtime = rt;
     if (o.onEvent) ctx._onEvent = o.onEvent;
     const emit = (kind: 'step' | 'retry' | 'system', text: string, payload: Record<string, unknown>) => o.onEvent?.(event(kind, text, payload));
@@ -114,22 +121,10 @@ export class Workflow {
     for (let i = 0; i < total; i++) {
       const step = this.steps[i]!;
       if (step.when && !(await step.when(ctx))) continue;
-      let resume: string | undefined;
-      if (step.resumeFrom !== undefined) {
-        resume = ctx._sessions[step.resumeFrom];
-        if (!resume) {
-          throw new ConfigError(
-            'dangling-resume-from',
-            `step '${step.name}' resumes from '${step.resumeFrom}', which has no session in this run (was it skipped or misnamed?)`,
-            { step: step.name },
-          );
-        }
-      } else if (this.continuous) {
-        resume = ctx._sessions[step.name];
-      }
+      const resume = this.resumeOf(step, ctx);
       const carried = resume !== undefined;
       emit('step', step.name, { index: i + 1, total, resumed: carried, woke: ctx._woke ?? 0 });
-      const outcome = await this.attempts(rt, step, ctx, resume, lin, o.onEvent);
+      const outcome = await this.attempts(rt, step, ctx, resume, lin, o.onEvent, o.stopAfterStep);
       const { result, passed } = outcome;
       // an ok run whose result was not accepted is a failed step: the screen must not say "done",
       // and the manifest row says ok: false with the reason
@@ -147,10 +142,12 @@ export class Workflow {
       }
       if (passed) {
         ctx[step.name] = step.reduce ? step.reduce(result, ctx) : result.text;
+        if (o.stopAfterStep?.aborted && i < total - 1) return stoppedAfter(ctx, step.name, o.onEvent);
         continue;
       }
       // a limit stops the whole wake whatever the step's onFail says: every later step would stop on it too
       const limit = ctx._limit ?? limitOf(rt, result);
+      if (!limit && outcome.stopped) return stoppedAfter(ctx, step.name, o.onEvent);
       if (limit || step.onFail === 'stop') {
         if (limit) ctx._limit = limit;
         ctx._failedAt = step.name;
@@ -161,6 +158,18 @@ export class Workflow {
     return ctx;
   }
 
+  /** The session a step continues: the one it names with resumeFrom, else its own from lineage (continuous). */
+  private resumeOf(step: Step, ctx: WorkflowContext): string | undefined {
+    if (step.resumeFrom === undefined) return this.continuous ? ctx._sessions[step.name] : undefined;
+    const resume = ctx._sessions[step.resumeFrom];
+    if (resume) return resume;
+    throw new ConfigError(
+      'dangling-resume-from',
+      `step '${step.name}' resumes from '${step.resumeFrom}', which has no session in this run (was it skipped or misnamed?)`,
+      { step: step.name },
+    );
+  }
+
   private async attempts(
     rt: WorkflowRuntime,
     step: Step,
@@ -168,7 +177,8 @@ export class Workflow {
     carried: string | undefined,
     lin: Lineage | undefined,
     onEvent?: EventSink,
-  ): Promise<{ result: StepResult; passed: boolean; why: string }> {
+    stop?: AbortSignal,
+  ): Promise<{ result: StepResult; passed: boolean; why: string; stopped?: boolean }> {
     let resume = carried;
     // flower's own submit tools answer a schema violation with an error result: remembered, because
     // it is the reason the gate will find no document
@@ -209,21 +219,14 @@ export class Workflow {
       } finally {
         rt.onSession = prev;
       }
-      let passed = false;
       delete ctx._rejected;
       // a step a limit stopped is neither judged nor tried again in this wake: the next one resumes it
       if (limitOf(rt, result)) return { result, passed: false, why: result.error ?? 'stopped by a limit' };
-      if (result.ok) {
-        try {
-          passed = step.gate ? await step.gate(result, ctx) : true;
-        } catch (e) {
-          if (!(e instanceof StepAbort)) throw e;
-          ctx._aborted = e.message;
-          return { result, passed: false, why: e.message };
-        }
-      }
-      if (passed) return { result, passed: true, why: '' };
+      const gated = await gateOf(step, result, ctx);
+      if (gated.aborted !== undefined) return { result, passed: false, why: gated.aborted };
+      if (gated.passed) return { result, passed: true, why: '' };
       if (attempt === step.retries) break;
+      if (stop?.aborted) return { result, passed: false, why: reasonOf(result), stopped: true };
       // this attempt's own line (its cost) before the next one starts, and its row: not accepted is not ok
       const why = reasonOf(result);
       if (result.ok) await markRejected(rt, result, why);
@@ -241,6 +244,25 @@ export class Workflow {
     }
     return { result: result!, passed: false, why: reasonOf(result!) };
   }
+}
+
+/** The person asked to stop after this step: said once, and the context says where. */
+/** Whether a step's result passes its gate; a StepAbort from the gate stops the workflow with its message. */
+async function gateOf(step: Step, result: StepResult, ctx: WorkflowContext): Promise<{ passed: boolean; aborted?: string }> {
+  if (!result.ok) return { passed: false };
+  try {
+    return { passed: step.gate ? await step.gate(result, ctx) : true };
+  } catch (e) {
+    if (!(e instanceof StepAbort)) throw e;
+    ctx._aborted = e.message;
+    return { passed: false, aborted: e.message };
+  }
+}
+
+function stoppedAfter(ctx: WorkflowContext, step: string, onEvent?: EventSink): WorkflowContext {
+  ctx._stoppedAfter = step;
+  onEvent?.(event('system', `stopped after ${step}, as asked`, { stoppedAfter: step }));
+  return ctx;
 }
 
 /**

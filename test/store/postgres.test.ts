@@ -50,7 +50,7 @@ describe('PostgreSQL store', { skip: PG_SKIP }, () => {
     const tables = (await adminSql(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'flower' ORDER BY 1`, [], db)).rows.map(
       (r) => r.table_name,
     );
-    assert.deepEqual(tables, ['entries', 'lineage', 'manifest', 'meta', 'runlock', 'summaries', 'transcripts', 'wakes']);
+    assert.deepEqual(tables, ['entries', 'inbox', 'lineage', 'manifest', 'meta', 'runlock', 'summaries', 'transcripts', 'waiting', 'wakes']);
     const other = await adminSql(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'`, [], db);
     assert.equal(other.rows[0].n, 0, 'nothing in public');
     assert.deepEqual((await adminSql(`SELECT value FROM flower.meta WHERE key = 'schema_version'`, [], db)).rows, [{ value: String(PG_SCHEMA_VERSION) }]);

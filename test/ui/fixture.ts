@@ -63,6 +63,7 @@ export function listing(dir: string): Record<string, string> {
 /** A copy of a run dir, to damage without touching the shared fixture. */
 export function copyRuns(from: string, tag: string): string {
   const to = fs.mkdtempSync(path.join(path.dirname(from), `${tag}-`));
-  for (const n of fs.readdirSync(from)) fs.copyFileSync(path.join(from, n), path.join(to, n));
+  // the files only: the inbox/ folder of the run is not what these pages read
+  for (const n of fs.readdirSync(from)) if (fs.statSync(path.join(from, n)).isFile()) fs.copyFileSync(path.join(from, n), path.join(to, n));
   return to;
 }

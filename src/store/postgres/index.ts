@@ -6,3 +6,4 @@ export { isPostgresUrl, targetOf, redactUrl, acquirePool, releasePool, withClien
 export type { SharedPool } from './pool.js';
 export { ensureSchema, PG_SCHEMA_VERSION, PG_SCHEMA, PG_TABLES } from './schema.js';
 export { PostgresRunRecords, RECORDS_WAIT_MS } from './records.js';
+export { PostgresInbox, PG_INBOX_POLL_MS } from './inbox.js';

@@ -3,15 +3,16 @@
 // lineage step is one row (project, step), the wake counter one row per project, a manifest row one
 // row keyed (run, idx) — so processes on many hosts never lose each other's rows. The run lock is a
 // session-level advisory lock per project: the server frees it when the holder's connection ends
-// (a kill -9, a crashed host), so there is no stale lock to take over.
+// (a kill -9, a crashed host), so there is no stale lock to take over. The inbox is src/store/postgres/inbox.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { writeJsonAtomic, processStartTime } from '../../state/index.js';
-import type { AcquireOptions, LineageRecord, LockHolder, ManifestRow, NoticeSink, RunLockResult, RunRecords } from '../../state/index.js';
+import type { AcquireOptions, LineageRecord, LockHolder, ManifestRow, NoticeSink, RunInbox, RunLockResult, RunRecords } from '../../state/index.js';
 import { asPgStoreError } from './errors.js';
 import { acquirePool, inTransaction, releasePool, retryOnLoss, withClient, redactUrl, type SharedPool } from './pool.js';
+import { PostgresInbox } from './inbox.js';
 import { ensureSchema } from './schema.js';
 
 // The two advisory-lock classes (first key of the two-int form): one for short lineage
@@ -24,6 +25,8 @@ export const RECORDS_WAIT_MS = 30 * 60_000;
 
 export class PostgresRunRecords implements RunRecords {
   readonly where: string;
+  /** rows of flower.inbox and flower.waiting for this project (src/store/postgres/inbox.ts) */
+  readonly inbox: RunInbox;
   private readonly shared: SharedPool;
   private closed = false;
   private readonly waitMs: number;
@@ -36,6 +39,13 @@ export class PostgresRunRecords implements RunRecords {
     this.shared = acquirePool(url);
     this.where = `${redactUrl(url)} (project ${project})`;
     this.waitMs = o.waitMs ?? RECORDS_WAIT_MS;
+    this.inbox = new PostgresInbox({
+      shared: this.shared,
+      project,
+      where: this.where,
+      patient: (fn) => this.patient(fn),
+      holder: () => this.runLockHolder(),
+    });
   }
 
   private async ready(): Promise<void> {

@@ -6,8 +6,13 @@ import type pg from 'pg';
 import { PgStoreError, asPgStoreError, targetText } from './errors.js';
 import { withClient, type SharedPool } from './pool.js';
 
-/** Version of the PostgreSQL layout, in flower.meta('schema_version'). Bump on any change. */
-export const PG_SCHEMA_VERSION = 1;
+/**
+ * Version of the PostgreSQL layout, in flower.meta('schema_version'). Bump on any change.
+ * 1: transcripts, entries, summaries, lineage, wakes, runlock, manifest.
+ * 2: + inbox (items posted from outside a run) and waiting (the questions a run is asking now).
+ *    A version-1 database is upgraded in place: the new tables are created, nothing else changes.
+ */
+export const PG_SCHEMA_VERSION = 2;
 export const PG_SCHEMA = 'flower';
 
 // Every text column holds what flower was given, as is: session ids as plain text, payloads as the
@@ -60,6 +65,20 @@ CREATE TABLE IF NOT EXISTS flower.manifest(
   row text NOT NULL,
   PRIMARY KEY(run, idx));
 CREATE INDEX IF NOT EXISTS manifest_project ON flower.manifest(project, started_at);
+CREATE TABLE IF NOT EXISTS flower.inbox(
+  id bigserial PRIMARY KEY,
+  project text NOT NULL,
+  body text NOT NULL,
+  state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'claimed', 'done', 'kept')),
+  posted_at timestamptz NOT NULL DEFAULT now(),
+  claimed_by text,
+  outcome text);
+CREATE INDEX IF NOT EXISTS inbox_pending ON flower.inbox(project, id) WHERE state = 'pending';
+CREATE TABLE IF NOT EXISTS flower.waiting(
+  project text PRIMARY KEY,
+  owner text NOT NULL,
+  data text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now());
 `;
 
 /** Columns of flower's tables as this version creates them: anything else there is not ours. */
@@ -72,6 +91,8 @@ export const PG_TABLES: Record<string, string[]> = {
   wakes: ['project', 'woke', 'workspace', 'workbench', 'updated_at'],
   runlock: ['project', 'holder'],
   manifest: ['run', 'idx', 'project', 'step', 'started_at', 'row'],
+  inbox: ['id', 'project', 'body', 'state', 'posted_at', 'claimed_by', 'outcome'],
+  waiting: ['project', 'owner', 'data', 'updated_at'],
 };
 
 async function versionOf(c: pg.PoolClient): Promise<number | null> {
