@@ -28,8 +28,8 @@ export interface GlobalOptions {
   /** --allow-read PATH / --deny-read PATH: credential places opened, more places closed */
   allowRead?: string[];
   denyRead?: string[];
-  /** --budget / --deadline (or FLOWER_BUDGET / FLOWER_DEADLINE): this wake's limits, one object for every Runtime */
-  limits?: RunLimits;
+  /** --budget / --deadline (or FLOWER_BUDGET / FLOWER_DEADLINE): this wake's limits, one object for every Runtime (throws a usage CliExit on a bad variable) */
+  limits?: () => RunLimits;
   /** --notify URL / --notify-cmd CMD: where the person's notifications go (over FLOWER_NOTIFY / FLOWER_NOTIFY_CMD) */
   notify?: string;
   notifyCmd?: string;
@@ -52,6 +52,11 @@ export function security(g: GlobalOptions): SecurityOptions {
     ...(g.passEnv?.length ? { passEnv: g.passEnv } : {}),
     ...(g.allowRead?.length ? { allowRead: g.allowRead } : {}),
     ...(g.denyRead?.length ? { denyRead: g.denyRead } : {}),
-    ...(g.limits && !g.limits.none ? { limits: g.limits } : {}),
+    ...limitsOf(g),
   };
+}
+
+function limitsOf(g: GlobalOptions): { limits?: RunLimits } {
+  const limits = g.limits?.();
+  return limits && !limits.none ? { limits } : {};
 }

@@ -107,8 +107,10 @@ interface GlobalFlags {
 /** What every command receives from the global flags. */
 function readGlobals(program: Command, io: CliIO): GlobalOptions {
   const o = program.opts<GlobalFlags>();
+  let limits: RunLimits | undefined;
   return {
-    limits: runLimits(o, io.env),
+    // read when a command makes its Runtime: a bad FLOWER_BUDGET stops a run, never `flower status`
+    limits: () => (limits ??= runLimits(o, io.env)),
     workspace: o.workspace,
     runDir: o.runDir,
     verbose: o.verbose,

@@ -143,3 +143,21 @@ test('FLOWER_DEADLINE: a deadline reached mid-work stops it at a boundary with k
   }
   assert.deepEqual(sim.unexpected(), []);
 });
+
+test('a bad limit is a usage error naming it (exit 2) before any model call, and read-only commands do not care', async () => {
+  const p = project('badlimit');
+  sim.reset();
+  for (const [args, extra, named] of [
+    [['count', '--budget', '0'], {}, /--budget/],
+    [['--deadline', 'soon', 'count'], {}, /--deadline/],
+    [['count'], { FLOWER_BUDGET: 'five dollars' }, /FLOWER_BUDGET/],
+    [['count'], { FLOWER_DEADLINE: '25:00' }, /FLOWER_DEADLINE/],
+  ] as const) {
+    const r = await flower(p, [...args], extra);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, named);
+  }
+  assert.deepEqual(sim.messageRequests(), [], 'no model call');
+  const st = await cli(['status', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: env(p, { FLOWER_BUDGET: 'five dollars' }) });
+  assert.doesNotMatch(st.stderr, /FLOWER_BUDGET/);
+});
