@@ -188,3 +188,37 @@ for (const c of PATHS) {
     });
   }
 }
+
+// `flower ui` on a path it cannot show refuses at start instead of serving "No runs recorded yet" forever
+const UI_CASES: Array<{ name: string; runDir: (p: Project) => string; exit: number; code: string; says: string }> = [
+  { name: 'a run dir that is not there', runDir: (p) => path.join(p.dir, 'nonexistent', 'runs'), exit: 2, code: 'no-run-dir', says: 'no run dir at' },
+  {
+    name: 'a run dir that is a file',
+    runDir: (p) => {
+      fs.writeFileSync(p.runs, 'x');
+      return p.runs;
+    },
+    exit: 2,
+    code: 'not-a-folder',
+    says: 'is a file, not a folder',
+  },
+];
+for (const c of UI_CASES) {
+  test(`flower ui -r on ${c.name}: refused at start with one line naming it (JSON with --json)`, async () => {
+    const p = project('damage-ui');
+    const dir = c.runDir(p);
+    // a ui that serves would run until killed: the timeout is that failure, far above the ~1 s a refusal takes
+    const r = await cli(['ui', '-r', dir, '--port', '0'], { cwd: p.dir, env: testEnv(p, NO_MODEL), timeoutMs: 20_000 });
+    assert.equal(r.code, c.exit, r.stdout + r.stderr);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+    assert.ok(r.stderr.includes(dir) && r.stderr.includes(c.says), r.stderr);
+    const j = await cli(['ui', '-r', dir, '--port', '0', '--json'], { cwd: p.dir, env: testEnv(p, NO_MODEL), timeoutMs: 20_000 });
+    assert.equal(j.code, c.exit, j.stderr);
+    assert.deepEqual((JSON.parse(j.stdout) as { error: { code: string; path: string } }).error, {
+      code: c.code,
+      path: dir,
+      message: r.stderr.trimEnd().slice(2),
+    });
+  });
+}
