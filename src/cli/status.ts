@@ -1,7 +1,8 @@
 /**
  * `flower status` and `flower log` — what a folder remembers, read-only: the brief and goal, the wake
  * count, which step continues which session (and how big its context is), and what every run spent.
- * Nothing is written and no model is called.
+ * Nothing is written and no model is called. A damaged or unreadable manifest or lineage is reported
+ * (one line naming the file, exit 1; src/cli/refuse.ts), never shown as an empty folder and never moved.
  */
 import fs from 'node:fs';
 import { detectLang } from '../config/index.js';
@@ -14,6 +15,7 @@ import type { Discovery } from '../skills/index.js';
 import { backendsFor, type Backends } from './store.js';
 import { EXIT, type CliIO } from './io.js';
 import { locate } from './locate.js';
+import { refusing } from './refuse.js';
 import type { GlobalOptions } from './globals.js';
 import { usageTexts } from './usage.js';
 import { clockDuration, money, sanitize, tokens } from './term.js';
@@ -82,10 +84,11 @@ export async function statusOf(
 }
 
 async function report(workspace: string, runDir: string, found: Discovery, b: Backends): Promise<StatusReport> {
-  const st = await wakeState(workspace, { runDir, keep: false, records: b.records });
+  // strict: damage throws its StateCorrupt (reported by `refusing`), it is not read as "nothing yet"
+  const st = await wakeState(workspace, { runDir, keep: false, strict: true, records: b.records });
   const layout = st.layout;
   const notes = layout.notes;
-  const rows = await Manifest.read(b.records);
+  const rows = await Manifest.read(b.records, { strict: true });
   const waiting = (await b.records.inbox.readWaiting().catch(() => null))?.questions[0] ?? null;
   const ctx = await contexts(b, Object.values(st.steps));
   const byRun = new Map<string, ManifestRow[]>();
@@ -126,10 +129,15 @@ async function report(workspace: string, runDir: string, found: Discovery, b: Ba
 
 /** The project to read: -r as given, else found upward from -w (or here) like git; a missing -w fails. */
 function where(g: GlobalOptions, io: CliIO) {
-  return locate({ ...g, cwd: io.cwd ?? process.cwd(), noSuchFolder: usageTexts(detectLang(io.env)).noSuchFolder });
+  const lang = detectLang(io.env);
+  return locate({ ...g, cwd: io.cwd ?? process.cwd(), noSuchFolder: usageTexts(lang).noSuchFolder, zh: lang === 'zh' });
 }
 
-export async function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
+export function status(o: { json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
+  return refusing(io, { json: o.json ?? false, zh: detectLang(io.env) === 'zh' }, () => statusCommand(o, g, io));
+}
+
+async function statusCommand(o: { json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
   const at = where(g, io);
   // skills of the project found (not of the folder status was typed in)
   const found = discoverFor({ ...g, workspace: at.workspace }, io);
@@ -188,12 +196,18 @@ function waitingLine(q: WaitingQuestion, zh: boolean): string {
     : `  ? waiting for an answer since ${since}: ${one(q.id)} ${one(q.question)}${opts ? `  ${opts}` : ''} — flower answer N, or flower answer "text"`;
 }
 
-export async function log(o: { limit: number; json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
+export function log(o: { limit: number; json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
+  return refusing(io, { json: o.json ?? false, zh: detectLang(io.env) === 'zh' }, () => logCommand(o, g, io));
+}
+
+async function logCommand(o: { limit: number; json?: boolean }, g: GlobalOptions, io: CliIO): Promise<number> {
   const at = where(g, io);
   const b = await backendsFor(io.env, RunLayout.of({ cwd: io.cwd ?? process.cwd(), workspace: at.workspace, runDir: at.runDir }));
   let all: ManifestRow[];
   try {
-    all = await Manifest.read(b.records);
+    all = await Manifest.read(b.records, { strict: true });
+    // the lineage too: a damaged one is reported here as by status (its rows are still in the manifest)
+    await b.records.readLineage(at.workspace, { keep: false, strict: true });
   } finally {
     b.close();
   }

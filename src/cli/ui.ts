@@ -4,6 +4,8 @@
  * Ctrl-C or SIGTERM. The first stdout line is the full URL with this start's random access token.
  * With FLOWER_STORE / --store = postgres://… it shows what that store holds for the project
  * (FLOWER_PROJECT, else the workspace path), as `flower status` and `flower log` do.
+ * A run dir that is not there, is a file, or cannot be read is refused at start (one line naming it):
+ * a page that says "No runs recorded yet" forever would hide the mistyped path.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +15,7 @@ import { FileRunRecords, RunLayout } from '../state/index.js';
 import { chooseStore } from '../store/index.js';
 import { handoffPolicy, thresholds } from '../runtime/window.js';
 import { EXIT, type CliIO } from './io.js';
+import { ReadRefused, refusing } from './refuse.js';
 import type { GlobalOptions } from './globals.js';
 
 export interface UiOptions {
@@ -39,7 +42,28 @@ function openBrowser(url: string, env: Record<string, string | undefined>): bool
   }
 }
 
-export async function ui(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<number> {
+/** The files backend's run dir must be a folder flower can read; else one line naming it. */
+function usableRunDir(runDir: string, given: boolean): void {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(runDir);
+  } catch {
+    const how = given ? 'name the folder a run wrote with -r' : 'start a run here first, or name its run dir with -r';
+    throw new ReadRefused(EXIT.usage, 'no-run-dir', `no run dir at ${runDir}: nothing to show (${how})`, runDir);
+  }
+  if (!st.isDirectory()) throw new ReadRefused(EXIT.usage, 'not-a-folder', `the run dir ${runDir} is a file, not a folder`, runDir);
+  try {
+    fs.accessSync(runDir, fs.constants.R_OK | fs.constants.X_OK);
+  } catch {
+    throw new ReadRefused(EXIT.failure, 'run-dir-unreadable', `cannot read the run dir ${runDir} (permission denied)`, runDir);
+  }
+}
+
+export function ui(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<number> {
+  return refusing(io, { json: g.json ?? false, zh: false }, () => serve(o, g, io));
+}
+
+async function serve(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<number> {
   const { FileSource, PgSource, findRunDir, handle, newToken, serveUi } = await import('../ui/index.js');
   const cwd = io.cwd ?? process.cwd();
   const runDir = o.runDirGiven ? path.resolve(cwd, g.runDir) : findRunDir(cwd);
@@ -50,10 +74,11 @@ export async function ui(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<num
   // the page reads through its own readers (src/ui/pg.ts, src/ui/data.ts), never writing: the backend
   // is chosen by src/store/choose.ts, as for a run
   const choice = chooseStore(env, RunLayout.of({ cwd, workspace, runDir }));
+  if (choice.backend !== 'postgres') usableRunDir(runDir, o.runDirGiven);
   const pg = choice.backend === 'postgres' ? await PgSource.open({ url: choice.url, project: choice.project, workspace, runDir }) : null;
   const source = pg ?? new FileSource(RunLayout.of({ cwd, runDir }));
   const shown = pg ? pg.where : runDir;
-  const empty = pg ? false : !fs.existsSync(runDir);
+  const empty = pg ? false : fs.readdirSync(runDir).length === 0;
   // the inbox of the same store: the page's one writable corner (answers, remarks, stop after this step)
   const inbox = pg ? pg.inbox : new FileRunRecords(RunLayout.of({ cwd, runDir })).inbox;
   const app = { source, token: newToken(), window: policy.window, threshold: thresholds(policy).at, inbox };

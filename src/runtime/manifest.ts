@@ -8,7 +8,7 @@
  * does its I/O before the returned promise is first awaited, so a signal handler's `record` lands too.
  */
 import crypto from 'node:crypto';
-import { FileRunRecords, RunLayout, stamp, type ManifestRow, type RunRecords, type StepResult } from '../state/index.js';
+import { FileRunRecords, RunLayout, stamp, type ManifestRow, type ReadOptions, type RunRecords, type StepResult } from '../state/index.js';
 
 export type { StepResult, ManifestRow };
 
@@ -71,8 +71,11 @@ export class Manifest {
     });
   }
 
-  /** Every row in a run dir (or records), oldest first; a damaged manifest reads as none. */
-  static read(where: RunRecords | string): Promise<ManifestRow[]> {
-    return recordsFor(where).readRows();
+  /**
+   * Every row in a run dir (or records), oldest first; a damaged manifest reads as none, unless
+   * `strict` (read-only commands: the damage throws a `StateCorrupt` naming the file).
+   */
+  static read(where: RunRecords | string, o: ReadOptions = {}): Promise<ManifestRow[]> {
+    return recordsFor(where).readRows(o);
   }
 }

@@ -38,7 +38,7 @@ export type { LineageRecord, StepResult, ManifestRow, FailureKind, StepFailureRe
 export { readVersioned, versionOf, futureVersion } from './read.js';
 export type { VersionedRead } from './read.js';
 export { FileRunRecords, archiveFolder } from './records.js';
-export type { RunRecords, StateNotice, NoticeSink, FileRecordPaths } from './records.js';
+export type { RunRecords, ReadOptions, StateNotice, NoticeSink, FileRecordPaths } from './records.js';
 export { acquireRunLock, runLockHolder, processStartTime, currentHolder, holderAlive } from './runlock.js';
 export type { LockHolder, RunLockHeld, RunLockResult, AcquireOptions } from './runlock.js';
 export { FileInbox, newItemId, INBOX_POLL_MS } from './inbox.js';

@@ -36,7 +36,9 @@ export function readVersioned<T>(file: string, schemas: Readonly<Record<number, 
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing' };
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { state: 'missing' };
+    if (code === 'EISDIR') throw new StateCorrupt('state-unreadable', `cannot read ${file}: a folder is where the file should be`, { path: file, cause: e });
     throw new StateCorrupt('state-unreadable', `cannot read ${file}: ${(e as Error).message}`, { path: file, cause: e });
   }
   const newest = Math.max(...Object.keys(schemas).map(Number));

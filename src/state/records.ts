@@ -20,6 +20,15 @@ import type { RunInbox } from './inbox-format.js';
 import { acquireRunLock, type AcquireOptions, type RunLockResult } from './runlock.js';
 import { LINEAGE_SCHEMAS, LINEAGE_VERSION, manifestSchema, type LineageRecord, type ManifestRow } from './schemas.js';
 
+/**
+ * How a read-only caller reads: `strict: true` throws the damage (a `StateCorrupt` naming the file:
+ * `state-corrupt`, `state-unreadable`, `state-future-version`) instead of reading it as nothing, and
+ * implies `keep: false` — a read-only command reports, it never moves a file.
+ */
+export interface ReadOptions {
+  strict?: boolean;
+}
+
 /** Something the person should hear about: a file set aside. */
 export interface StateNotice {
   kind: 'corrupt' | 'foreign';
@@ -38,17 +47,21 @@ export interface RunRecords {
   readonly manifestAt?: string;
   /**
    * The lineage of `workspace` (absolute), or null when there is none for it. Read-only: a lineage of
-   * another workspace is left where it is (null); a damaged one is kept aside (notice) unless `keep: false`.
+   * another workspace is left where it is (null); a damaged one is kept aside (notice) unless `keep: false`;
+   * `strict`: a damaged or unreadable one throws (see `ReadOptions`).
    */
-  readLineage(workspace: string, o?: { onNotice?: NoticeSink; keep?: boolean }): Promise<LineageRecord | null>;
+  readLineage(workspace: string, o?: { onNotice?: NoticeSink; keep?: boolean } & ReadOptions): Promise<LineageRecord | null>;
   /** Read-merge-write the lineage of `workspace` atomically; `change` edits the merged record. */
   updateLineage(workspace: string, change: (d: LineageRecord) => void, o?: { onNotice?: NoticeSink }): Promise<LineageRecord>;
   /** `--new`: move the lineage of `workspace` out of the way (files: into `into`); the path it went to, or null. */
   archiveLineage(workspace: string, into: string): Promise<string | null>;
   /** Replace the rows of `run` with `rows`, keeping every other run's rows. */
   upsertRows(run: string, rows: readonly ManifestRow[], o?: { onNotice?: NoticeSink }): Promise<void>;
-  /** Every row, oldest first (read-only: a damaged manifest reads as none). */
-  readRows(): Promise<ManifestRow[]>;
+  /**
+   * Every row, oldest first. Read-only: a damaged manifest reads as none, unless `strict` (then it
+   * throws a `StateCorrupt` naming the file; see `ReadOptions`).
+   */
+  readRows(o?: ReadOptions): Promise<ManifestRow[]>;
   /** The run lock of this folder. */
   acquireRunLock(o?: AcquireOptions): Promise<RunLockResult>;
   /** The durable inbox: the questions waiting now, and answers, mail and stops posted from outside. */
@@ -80,11 +93,12 @@ export class FileRunRecords implements RunRecords {
     this.inbox = new FileInbox(paths.inbox ?? path.join(this.where, NAMES.inbox));
   }
 
-  private readFile(keep: boolean, onNotice?: NoticeSink): LineageRecord | null {
+  private readFile(keep: boolean, onNotice?: NoticeSink, strict = false): LineageRecord | null {
     try {
-      const r = readVersioned(this.paths.lineage, LINEAGE_SCHEMAS, { keep });
+      const r = readVersioned(this.paths.lineage, LINEAGE_SCHEMAS, { keep: keep && !strict });
       return r.state === 'ok' ? r.value : null;
     } catch (e) {
+      if (strict) throw e;
       if (e instanceof StateCorrupt && e.code === 'state-corrupt') {
         if (e.keptAt) onNotice?.({ kind: 'corrupt', path: this.paths.lineage, keptAt: e.keptAt, reason: e.message });
         return null;
@@ -93,8 +107,8 @@ export class FileRunRecords implements RunRecords {
     }
   }
 
-  async readLineage(workspace: string, o: { onNotice?: NoticeSink; keep?: boolean } = {}): Promise<LineageRecord | null> {
-    const d = this.readFile(o.keep ?? true, o.onNotice);
+  async readLineage(workspace: string, o: { onNotice?: NoticeSink; keep?: boolean } & ReadOptions = {}): Promise<LineageRecord | null> {
+    const d = this.readFile(o.keep ?? true, o.onNotice, o.strict);
     return d && d.workspace === workspace ? d : null;
   }
 
@@ -139,11 +153,12 @@ export class FileRunRecords implements RunRecords {
     });
   }
 
-  async readRows(): Promise<ManifestRow[]> {
+  async readRows(o: ReadOptions = {}): Promise<ManifestRow[]> {
     try {
       const r = readVersioned(this.paths.manifest, { 0: manifestSchema }, { keep: false });
       return r.state === 'ok' ? (r.value as ManifestRow[]) : [];
-    } catch {
+    } catch (e) {
+      if (o.strict) throw e;
       return [];
     }
   }

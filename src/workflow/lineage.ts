@@ -116,15 +116,16 @@ export class Lineage {
 
   /**
    * Read-only view for `workspace` (no store check). `keep: false` leaves even a damaged file where it
-   * is (`flower status` writes nothing); a future version throws.
+   * is (`flower status` writes nothing); a future version throws, and with `strict` so does any damage
+   * (a `StateCorrupt` naming the file: read-only commands report it rather than show an empty lineage).
    */
-  static async peek(where: RunRecords | string, workspace: string, o: { keep?: boolean } = {}): Promise<LineageRecord> {
+  static async peek(where: RunRecords | string, workspace: string, o: { keep?: boolean; strict?: boolean } = {}): Promise<LineageRecord> {
     const ws = path.resolve(workspace);
     let d: LineageRecord | null = null;
     try {
-      d = await recordsOf(where).readLineage(ws, { keep: o.keep ?? true });
+      d = await recordsOf(where).readLineage(ws, { keep: o.keep ?? true, ...(o.strict ? { strict: true } : {}) });
     } catch (e) {
-      if (isFuture(e)) throw e;
+      if (isFuture(e) || (o.strict && StateCorrupt.is(e))) throw e;
     }
     return d ?? { version: 1, workspace: ws, woke: 0, steps: {} };
   }

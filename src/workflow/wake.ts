@@ -41,6 +41,8 @@ export interface WakeOptions {
   records?: RunRecords;
   /** false: leave a damaged lineage where it is (`flower status` writes nothing) */
   keep?: boolean;
+  /** true: a damaged or unreadable lineage throws its `StateCorrupt` (read-only commands report it) */
+  strict?: boolean;
   /** use the layout's workbench even when lineage recorded another (default: follow lineage only without a layout) */
   followLineage?: boolean;
 }
@@ -55,7 +57,7 @@ export function notesDirOf(workspace: string): string {
 
 export async function wakeState(workspace = '.', o: WakeOptions = {}): Promise<WakeState> {
   let layout = o.layout ?? RunLayout.of({ workspace, ...(o.runDir !== undefined ? { runDir: o.runDir } : {}) });
-  const lin = await Lineage.peek(o.records ?? layout.runDir, layout.workspace, { keep: o.keep ?? true });
+  const lin = await Lineage.peek(o.records ?? layout.runDir, layout.workspace, { keep: o.keep ?? true, ...(o.strict ? { strict: true } : {}) });
   if ((o.followLineage ?? !o.layout) && lin.workbench && lin.workbench !== layout.root) layout = layout.withWorkbench(lin.workbench);
   const brief = Brief.load(layout.brief);
   const goal = Goal.load(layout.goal);
