@@ -27,7 +27,7 @@ export function sample(xs: readonly number[], n: number): number[] {
 /**
  * The context curve as a sparkline of at most `max` bars scaled to the peak, a `|` where a handoff
  * passed the work to a successor session.
- * @example sparkline([10, 20, 40, 80, 20], [4]) === "▁▂▄█|▂"
+ * @example sparkline([10, 20, 40, 80, 20], [4]) === "▂▃▅█|▃"
  */
 export function sparkline(curve: readonly number[], handoffs: readonly number[], max = 24): string {
   const peak = Math.max(0, ...curve);
