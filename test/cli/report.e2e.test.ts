@@ -98,3 +98,40 @@ test('a damaged manifest: one line naming the file, exit 1 — not an empty repo
   assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   assert.match(r.stderr, /manifest\.json is not valid JSON/);
 });
+
+test('the default flow: the coordinator’s denied call, its own glance, and the worker’s tools apart', async () => {
+  const q = project('report-flow');
+  const worker = { firstUserIncludes: '[report-worker]' };
+  const coordinator = { toolsInclude: 'Agent', not: worker };
+  sim.reset();
+  sim.enqueue(
+    {
+      type: 'tool_use',
+      match: { firstUserIncludes: 'submit_brief' },
+      name: 'mcp__human__submit_brief',
+      input: { goal: 'g', acceptance: ['a'], boundaries: ['b'], unknowns: ['u'] },
+    },
+    { type: 'text', match: { firstUserIncludes: 'submit_brief' }, text: 'ok' },
+    { type: 'tool_use', match: coordinator, name: 'Write', input: { file_path: path.join(q.ws, 'x.txt'), content: 'x\n' } },
+    { type: 'tool_use', match: coordinator, name: 'Bash', input: { command: 'ls', description: 'look' } },
+    {
+      type: 'tool_use',
+      match: coordinator,
+      name: 'Agent',
+      input: { description: 'x', subagent_type: 'worker', run_in_background: false, prompt: '[report-worker] say hi' },
+    },
+    { type: 'tool_use', match: worker, name: 'Bash', input: { command: 'echo hi', description: 'hi' } },
+    { type: 'text', match: worker, text: '结论:done' },
+    { type: 'text', match: coordinator, text: 'done' },
+  );
+  const r = await cli(['--no-goal', '写个脚本', '-w', q.ws, '-r', q.runs, '--timeout', '0'], { cwd: q.dir, env: testEnv(q, sim.url), timeoutMs: 120_000 });
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  assert.deepEqual(sim.unexpected(), []);
+  const rep = await cli(['report', '-r', q.runs], { cwd: q.dir, env: testEnv(q, sim.url), timeoutMs: 60_000 });
+  assert.equal(rep.code, 0, rep.stderr);
+  assert.match(rep.stdout, /steps: 2\n {2}\+ 确认需求 .*\n.*\n {2}\+ 干活 /);
+  assert.match(rep.stdout, /tools \(main thread\): Agent 1, Bash 1, mcp__human__submit_brief 1, Write 1\n/);
+  assert.match(rep.stdout, /tools \(subagents\): Bash 1\n/);
+  assert.match(rep.stdout, /denied coordinator calls: 1\n {4}x 干活 · Write: You coordinate and do not do hands-on work/);
+  assert.match(rep.stdout, /the coordinator's Bash commands: 1\n {4}\$ ls\n/);
+});
