@@ -25,23 +25,22 @@ export function sample(xs: readonly number[], n: number): number[] {
 }
 
 /**
- * The context curve as a sparkline of at most `max` bars scaled to the peak, a `|` where a handoff
- * passed the work to a successor session.
- * @example sparkline([10, 20, 40, 80, 20], [4]) === "▂▃▅█|▃"
+ * The context curve as a sparkline of at most `max` bars from its lowest point (▁) to its peak (█) —
+ * a main thread's context only grows by a few percent a call, so bars from zero would all be full —
+ * with a `|` where a handoff passed the work to a successor session. A flat curve is a row of ▄.
+ * @example sparkline([10, 20, 40, 80, 20], [4]) === "▁▂▄█|▂"
  */
 export function sparkline(curve: readonly number[], handoffs: readonly number[], max = 24): string {
-  const peak = Math.max(0, ...curve);
-  if (curve.length === 0 || peak === 0) return '';
+  if (curve.length === 0) return '';
+  const peak = Math.max(...curve);
+  const low = Math.min(...curve);
+  const bar = (v: number): string => (peak === low ? '▄' : BARS[Math.round(((v - low) / (peak - low)) * (BARS.length - 1))]!);
   const cuts = [0, ...handoffs, curve.length];
   const parts: string[] = [];
   for (let i = 0; i + 1 < cuts.length; i++) {
     const seg = curve.slice(cuts[i], cuts[i + 1]);
     const room = Math.max(1, Math.round((max * seg.length) / curve.length));
-    parts.push(
-      sample(seg, room)
-        .map((v) => BARS[Math.min(BARS.length - 1, Math.floor((v / peak) * (BARS.length - 1) + 0.5))])
-        .join(''),
-    );
+    parts.push(sample(seg, room).map(bar).join(''));
   }
   return parts.join('|');
 }
@@ -72,8 +71,8 @@ function stepLines(s: StepReport, zh: boolean): Line[] {
   if (s.curve.length) {
     const ho = s.handoffs.length;
     const tail = zh
-      ? `峰值 ${tokens(s.peak)} · 最后 ${tokens(s.last)} · ${s.curve.length} 次调用${ho ? ` · 交接 ${ho} 次` : ''}`
-      : `peak ${tokens(s.peak)} · last ${tokens(s.last)} · ${s.curve.length} call${s.curve.length === 1 ? '' : 's'}${ho ? ` · ${ho} handoff${ho === 1 ? '' : 's'}` : ''}`;
+      ? `从 ${tokens(s.curve[0]!)} 起 · 峰值 ${tokens(s.peak)} · 最后 ${tokens(s.last)} · ${s.curve.length} 次调用${ho ? ` · 交接 ${ho} 次` : ''}`
+      : `first ${tokens(s.curve[0]!)} · peak ${tokens(s.peak)} · last ${tokens(s.last)} · ${s.curve.length} call${s.curve.length === 1 ? '' : 's'}${ho ? ` · ${ho} handoff${ho === 1 ? '' : 's'}` : ''}`;
     out.push({ first: '      ', text: `${zh ? '上下文' : 'context'} ${sparkline(s.curve, s.handoffs)}  ${tail}` });
   }
   return out;

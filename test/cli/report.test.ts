@@ -151,12 +151,13 @@ test('a session the store does not have is named, and the rest of the report sta
   assert.equal(r.cost_usd, 1);
 });
 
-test('the sparkline: bars scaled to the peak, a | at each handoff, sampling keeps the peak', () => {
+test('the sparkline: bars from the lowest point to the peak, a | at each handoff, sampling keeps the peak', () => {
   const cases: Array<[number[], number[], string]> = [
-    [[10, 20, 40, 80, 20], [4], '▂▃▅█|▃'],
+    [[10, 20, 40, 80, 20], [4], '▁▂▄█|▂'],
     [[], [], ''],
-    [[0, 0], [], ''],
-    [[5, 5, 5], [], '███'],
+    [[0, 0], [], '▄▄'],
+    [[5, 5, 5], [], '▄▄▄'],
+    [[100, 200, 150], [], '▁█▅'],
   ];
   for (const [curve, handoffs, want] of cases) assert.equal(sparkline(curve, handoffs), want, JSON.stringify(curve));
   const long = Array.from({ length: 100 }, (_, i) => (i === 37 ? 999 : i));
@@ -172,6 +173,7 @@ test('the text names the rate and the tool counts, in English and in Chinese, an
   assert.match(en, /cache hits 70\.5% \(cache read 3\.3K of 4\.7K input tokens, 6 model calls\)/);
   assert.match(en, /tools \(main thread\): Bash 2, Agent 1, Write 1/);
   assert.match(en, /tools \(subagents\): Read 2/);
+  assert.match(en, /\n {6}context ▁▁▆█ {2}first 1\.0K · peak 1\.2K · last 1\.2K · 4 calls\n/);
   assert.match(en, /denied coordinator calls: 2\n {4}x 干活 · Write: You coordinate/);
   assert.match(en, / {4}\$ rm -rf build {2}\(denied\)/);
   assert.match(en, /spilled 1 big output to files, ≈2\.2K tokens \(8\.9K chars\) kept out of the context/);
