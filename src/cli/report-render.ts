@@ -60,6 +60,8 @@ interface Line {
   text: string;
   /** the hanging indent: the first line's lead, the rest line up under its text */
   first: string;
+  /** the lead of the other lines (default: spaces as wide as `first`) */
+  rest?: string;
 }
 
 function stepLines(s: StepReport, zh: boolean): Line[] {
@@ -111,10 +113,10 @@ export function renderReport(r: RunReport, o: { zh: boolean; cols: number }): st
   const when = one(r.started_at).replace('T', ' ').slice(0, 19);
   const state = r.ended_at === null ? (zh ? '没结束' : 'not finished') : r.ok ? 'ok' : zh ? '有失败' : 'had failures';
   const lines: Line[] = [
-    { first: '', text: `flower report — ${zh ? '运行' : 'run'} ${one(r.run)} · ${when} · ${state} · $${money(r.cost_usd)}` },
+    { first: '', rest: '  ', text: `flower report — ${zh ? '运行' : 'run'} ${one(r.run)} · ${when} · ${state} · $${money(r.cost_usd)}` },
     { first: '  ', text: `${zh ? '步骤' : 'steps'}: ${r.steps.length}` },
     ...r.steps.flatMap((s) => stepLines(s, zh)),
     ...figureLines(r, zh),
   ];
-  return lines.flatMap((l) => wrapBlock(l.text, o.cols, l.first)).join('\n');
+  return lines.flatMap((l) => wrapBlock(l.text, o.cols, l.first, l.rest)).join('\n');
 }
