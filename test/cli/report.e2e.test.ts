@@ -99,7 +99,7 @@ test('a damaged manifest: one line naming the file, exit 1 — not an empty repo
   assert.match(r.stderr, /manifest\.json is not valid JSON/);
 });
 
-test('the default flow: the coordinator’s denied call, its own glance, and the worker’s tools apart', async () => {
+test('the default flow: the coordinator’s denied call, its own glance, the worker’s tools apart, and a spilled output', async () => {
   const q = project('report-flow');
   const worker = { firstUserIncludes: '[report-worker]' };
   const coordinator = { toolsInclude: 'Agent', not: worker };
@@ -121,6 +121,8 @@ test('the default flow: the coordinator’s denied call, its own glance, and the
       input: { description: 'x', subagent_type: 'worker', run_in_background: false, prompt: '[report-worker] say hi' },
     },
     { type: 'tool_use', match: worker, name: 'Bash', input: { command: 'echo hi', description: 'hi' } },
+    // 10,000 characters: over the spill threshold, so the worker reads a pointer
+    { type: 'tool_use', match: worker, name: 'Bash', input: { command: "printf 'x%.0s' $(seq 1 10000)", description: 'big' } },
     { type: 'text', match: worker, text: '结论:done' },
     { type: 'text', match: coordinator, text: 'done' },
   );
@@ -131,7 +133,14 @@ test('the default flow: the coordinator’s denied call, its own glance, and the
   assert.equal(rep.code, 0, rep.stderr);
   assert.match(rep.stdout, /steps: 2\n {2}\+ 确认需求 .*\n.*\n {2}\+ 干活 /);
   assert.match(rep.stdout, /tools \(main thread\): Agent 1, Bash 1, mcp__human__submit_brief 1, Write 1\n/);
-  assert.match(rep.stdout, /tools \(subagents\): Bash 1\n/);
+  assert.match(rep.stdout, /tools \(subagents\): Bash 2\n/);
   assert.match(rep.stdout, /denied coordinator calls: 1\n {4}x 干活 · Write: You coordinate and do not do hands-on work/);
   assert.match(rep.stdout, /the coordinator's Bash commands: 1\n {4}\$ ls\n/);
+  const spilled = /spilled 1 big output to files, ≈([\d.]+K?) tokens \(([\d.]+K) chars\) kept out of the context/.exec(rep.stdout);
+  assert.ok(spilled, rep.stdout);
+  const j = await cli(['report', '--json', '-r', q.runs], { cwd: q.dir, env: testEnv(q, sim.url), timeoutMs: 60_000 });
+  const saved = (JSON.parse(j.stdout) as { spills: { count: number; saved_chars: number } }).spills;
+  assert.equal(saved.count, 1);
+  // the pointer and its head are a few hundred characters of the 10,000
+  assert.ok(saved.saved_chars > 9000 && saved.saved_chars < 10_000, String(saved.saved_chars));
 });
