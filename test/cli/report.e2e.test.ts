@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { cli, project, readJson, testEnv, type Project } from '../helpers/e2e.js';
 
@@ -87,6 +88,19 @@ test('an unknown run id: one line, exit 1', async () => {
   assert.equal(r.stdout, '');
   assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   assert.match(r.stderr, /no run no-such-run here/);
+});
+
+test('a damaged transcript: one line naming sessions.db and the session, exit 1', async () => {
+  const q = project('report-torn');
+  fs.cpSync(p.runs, q.runs, { recursive: true });
+  const db = new Database(path.join(q.runs, 'sessions.db'));
+  db.prepare("UPDATE entries SET payload = '{torn' WHERE rowid = (SELECT max(rowid) FROM entries)").run();
+  db.close();
+  const r = await cli(['report', '-r', q.runs], { cwd: q.dir, env: testEnv(q, sim.url), timeoutMs: 60_000 });
+  assert.equal(r.code, 1, r.stdout);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.match(r.stderr, /sessions\.db cannot be read .*; session [0-9a-f-]{36}/);
 });
 
 test('a damaged manifest: one line naming the file, exit 1 — not an empty report', async () => {
