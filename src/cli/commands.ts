@@ -15,7 +15,24 @@ import type { Parsers } from './parsers.js';
 import type { UsageTexts } from './usage.js';
 
 /** Every command name, for telling a typo (`flower statsu`) from a one-word request. */
-export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'answer', 'say', 'stop', 'store', 'ui', 'sim', 'help'] as const;
+export const COMMANDS = [
+  'go',
+  'once',
+  'demo',
+  'run',
+  'setup',
+  'skills',
+  'status',
+  'log',
+  'report',
+  'answer',
+  'say',
+  'stop',
+  'store',
+  'ui',
+  'sim',
+  'help',
+] as const;
 
 /** What a command's function needs: the root program, the texts and parsers, and how to hand back its run. */
 export interface CommandContext {
@@ -40,6 +57,7 @@ const REGISTER: { readonly [K in Registered]: (c: CommandContext) => void } = {
   skills: skillsCommand,
   status: statusCommand,
   log: logCommand,
+  report: reportCommand,
   // the durable inbox: reach a flower running in this folder from anywhere
   answer: answerCommand,
   say: sayCommand,
@@ -179,6 +197,15 @@ function logCommand({ program, io, u, p, settle, globals }: CommandContext): voi
     .option('-n, --limit <n>', u.limit, p.positiveInteger, 30)
     .exitOverride()
     .action((o: { limit: number }) => settle(import('./status.js').then((m) => m.log({ ...o, json: globals().json ?? false }, globals(), io))));
+}
+
+function reportCommand({ program, io, u, settle, globals }: CommandContext): void {
+  program
+    .command('report')
+    .description(u.report)
+    .argument('[run]', u.reportRun)
+    .exitOverride()
+    .action((run: string | undefined) => settle(import('./report.js').then((m) => m.report(run, { json: globals().json ?? false }, globals(), io))));
 }
 
 // the durable inbox: reach a flower running in this folder from anywhere (src/cli/answer.ts)

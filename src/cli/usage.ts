@@ -78,6 +78,9 @@ const en = {
     'what this project remembers (found upward from the current folder, like git): brief, goal, wake count, step sessions and their context, spend — read-only, no model call',
   log: 'the manifest, one line per step run (newest last)',
   limit: 'how many rows',
+  report:
+    'one run, analysed (default the last): steps and sessions, context curve per step, cache hit rate, tool counts, denied coordinator calls, its Bash commands, spill savings — read-only',
+  reportRun: 'a run id, as `flower log` shows it (default: the last run)',
   ui: 'a local, read-only web view of the runs: steps, verdicts, costs, context curves, handoffs, transcripts — prints a URL with an access token',
   uiHost: 'address to listen on',
   uiOpen: 'open the page in a browser',
@@ -176,6 +179,8 @@ const zh: UsageTexts = {
   status: '这个项目记得什么(像 git 一样从当前目录往上找):需求、目标、唤醒次数、各步骤的会话和上下文、花费——只读,不调模型',
   log: '清单,每次步骤运行一行(最新的在最后)',
   limit: '显示几行',
+  report: '分析一次运行(默认最近一次):步骤和会话、每步的上下文曲线、缓存命中率、工具次数、被拦下的协调者调用、它自己跑的 Bash 命令、转存省下的量——只读',
+  reportRun: '运行编号,即 flower log 里显示的(默认最近一次)',
   ui: '本地只读网页,看运行记录:步骤、判定、花费、上下文曲线、交接、对话记录——输出一个带访问令牌的网址',
   uiHost: '监听的地址',
   uiOpen: '在浏览器里打开',
