@@ -60,6 +60,8 @@ export class Renderer {
   private readonly started = Date.now();
   /** tool_use id → tool name, so a rejected submission can be named */
   private readonly calls = new Map<string, string>();
+  /** questions already on screen (id and time asked) */
+  private readonly shownAsks = new Set<string>();
 
   private readonly lang: Lang;
 
@@ -227,28 +229,45 @@ export class Renderer {
     }
   }
 
+  /**
+   * A question, its options and how it ended. A question that ends at once (`--timeout 0`, a pipe, the
+   * quota spent) never had its `asked` event: it is shown whole before how it ended, all the same.
+   */
   private ask(e: FlowerEvent): void {
     const p = e.payload;
     const state = String(p.state ?? '');
+    const key = `${String(p.id ?? '')} ${String(p.asked_at ?? '')}`;
     if (state === 'asked') {
-      const options = Array.isArray(p.options) ? (p.options as unknown[]).map((o) => clean(String(o))) : [];
-      const rem = typeof p.remaining === 'number' && p.remaining >= 0 ? ` ${this.t.remaining(p.remaining)}` : '';
-      const head = `${this.t.question(clean(String(p.id ?? '')))} `;
-      const lines = this.wrap('question', `${clean(e.text)}${rem}`, head, '  ');
-      options.forEach((o, i) => {
-        const n = `  ${i + 1}. `;
-        lines.push(
-          ...wrapBlock(o, this.wrapAt, n, ' '.repeat(n.length)).map((l, j) =>
-            j === 0 ? this.palette.paint('question', l.slice(0, n.length)) + l.slice(n.length) : l,
-          ),
-        );
-      });
-      lines.push(...this.wrap('hint', this.t.answerHint, '  '));
-      this.screen.print(lines);
-    } else if (state === 'answered') this.line(this.t.answered(String(p.answer ?? '')));
+      this.shownAsks.add(key);
+      this.screen.print([...this.question(e), ...this.wrap('hint', this.t.answerHint, '  ')]);
+      return;
+    }
+    if (!this.shownAsks.has(key) && state !== 'invalid' && e.text.trim()) {
+      this.shownAsks.add(key);
+      this.screen.print(this.question(e));
+    }
+    if (state === 'answered') this.line(this.t.answered(String(p.answer ?? '')));
     else if (state === 'timeout') this.line(this.t.noAnswer);
     else if (state === 'over_budget') this.line(this.t.overBudget);
     else if (state === 'declined') this.line(this.t.skipped);
+  }
+
+  /** The question's lines: its id and text (with the questions left), then its numbered options. */
+  private question(e: FlowerEvent): string[] {
+    const p = e.payload;
+    const options = Array.isArray(p.options) ? (p.options as unknown[]).map((o) => clean(String(o))) : [];
+    const rem = typeof p.remaining === 'number' && p.remaining >= 0 ? ` ${this.t.remaining(p.remaining)}` : '';
+    const head = `${this.t.question(clean(String(p.id ?? '')))} `;
+    const lines = this.wrap('question', `${clean(e.text)}${rem}`, head, '  ');
+    options.forEach((o, i) => {
+      const n = `  ${i + 1}. `;
+      lines.push(
+        ...wrapBlock(o, this.wrapAt, n, ' '.repeat(n.length)).map((l, j) =>
+          j === 0 ? this.palette.paint('question', l.slice(0, n.length)) + l.slice(n.length) : l,
+        ),
+      );
+    });
+    return lines;
   }
 
   /** The judge's line: outcome, pass count, and the judge's own cost. */

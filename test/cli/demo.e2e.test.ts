@@ -1,7 +1,8 @@
 /**
  * `flower demo` as a newcomer meets it: started the way the README says (`npx flower demo`, which puts
  * a `node_modules/.bin` on PATH for itself only), its closing hints are then typed in a plain shell,
- * from another folder, with the person's own PATH — and they run.
+ * from another folder, with the person's own PATH — and they run. The question it asks (under
+ * `--timeout 0`, so nobody can answer) is on screen with its options before "nobody answered".
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -74,4 +75,8 @@ test('the closing hints run as printed in a plain shell from another folder, aft
   // the other hints use the very same command for flower
   const me = hints[0]!.replace(/ status -w .*$/, '');
   assert.match(run.stdout, new RegExp(`${me.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} ui -r `));
+});
+
+test('the question the demo asks is on screen with its options, then that nobody answered', () => {
+  assert.match(run.stdout, /^\? \(q1\) \S.*\n {2}1\. \S.*\n {2}2\. \S.*\n! /m, run.stdout);
 });
