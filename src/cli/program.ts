@@ -51,6 +51,8 @@ function root(io: CliIO, lang: Lang, u: UsageTexts): Command {
     .description(u.program)
     .version(VERSION, '-V, --version', u.version)
     .helpOption('-h, --help', u.help)
+    // `flower <cmd> --help` lists the global flags too (-w, -r, --json, … work after any command)
+    .configureHelp({ showGlobalOptions: true })
     .configureOutput({
       writeOut: (s) => io.stdout.write(translateCommander(s, lang)),
       writeErr: (s) => io.stderr.write(translateCommander(s, lang)),

@@ -208,6 +208,7 @@ export function usageTexts(lang: Lang): UsageTexts {
 /** commander's own wording, translated: its headings and its error lines (it has no i18n of its own). */
 const ZH_COMMANDER: Array<[RegExp, string]> = [
   [/^Usage:/m, '用法:'],
+  [/^Global Options:/m, '全局选项:'],
   [/^Options:/m, '选项:'],
   [/^Commands:/m, '命令:'],
   [/^Arguments:/m, '参数:'],

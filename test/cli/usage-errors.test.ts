@@ -62,3 +62,12 @@ test('with --json an error is one JSON object on stdout: {"error":{code, message
     assert.doesNotMatch(r.err, /^error:/m, 'nothing in commander style on stderr');
   }
 });
+
+test("`flower <cmd> --help` lists the global flags too, in the terminal's language", async () => {
+  const en = await run(['status', '--help']);
+  assert.equal(en.code, 0);
+  assert.match(en.out, /^Global Options:\n(?:.*\n)*? {2}-w, --workspace <dir>/m);
+  assert.match(en.out, /--json/);
+  const zh = await run(['log', '--help'], 'zh');
+  assert.match(zh.out, /^全局选项:\n(?:.*\n)*? {2}-w, --workspace <dir>/m);
+});
