@@ -25,8 +25,14 @@ function closingLines(ui: Renderer, io: CliIO, rt: Runtime, ctx: WorkflowContext
     .at(-1);
   if (judged?.verdict) {
     const v = judged.verdict;
-    ui.line('');
-    ui.verdict({ outcome: v.outcome, passed: v.passed, total: v.total, cost_usd: judged.cost_usd, num_turns: judged.num_turns, duration_s: judged.duration_s });
+    ui.closingVerdict({
+      outcome: v.outcome,
+      passed: v.passed,
+      total: v.total,
+      cost_usd: judged.cost_usd,
+      num_turns: judged.num_turns,
+      duration_s: judged.duration_s,
+    });
   }
   ui.line('');
   ui.whole('hint', ui.t.total(money(rt.totalCost()), rt.manifest.path));

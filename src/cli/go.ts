@@ -149,7 +149,7 @@ async function theRequest(words: string[], isNew: boolean, st: WakeState, term: 
   // request) is continued too
   if (!ask && (fresh || !continuing)) {
     term.close();
-    throw new CliExit(EXIT.failure, `x ${ui.t.nothingToDo}`);
+    throw new CliExit(EXIT.usage, `x ${ui.t.nothingToDo}`);
   }
   return { ask, fresh };
 }

@@ -52,7 +52,7 @@ const en: Catalog = {
   resumedTag: (woke: number) => `<- resumed · wake #${woke}`,
   done: '+ done',
   failed: 'x failed',
-  turns: (n: number) => `${n} turns`,
+  turns: (n: number) => `${n} ${n === 1 ? 'turn' : 'turns'}`,
   abortedAt: (step: string) => `stopped at step '${step}'`,
   aborted: (why: string) => `aborted: ${why}`,
   total: (cost: string, manifest: string) => `total $${cost} · manifest ${manifest}`,

@@ -16,7 +16,7 @@ import { addCommands } from './commands.js';
 import type { GlobalOptions } from './globals.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import { collect, envName, parsers } from './parsers.js';
-import { translateCommander, usageTexts, type UsageTexts } from './usage.js';
+import { commanderError, translateCommander, usageTexts, type UsageTexts } from './usage.js';
 
 export { COMMANDS } from './commands.js';
 
@@ -24,13 +24,25 @@ export { COMMANDS } from './commands.js';
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 /** The whole command line: the root with its global flags, then every command (src/cli/commands.ts). */
-export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void): Command {
+export function buildProgram(io: CliIO, settle: (p: Promise<number>) => void, o: { json?: boolean } = {}): Command {
   const lang = detectLang(io.env);
   const u = usageTexts(lang);
   const program = root(io, lang, u);
   addGlobalFlags(program, io, u);
   addCommands({ program, io, u, p: parsers(u), settle, globals: () => readGlobals(program, io) });
+  styleErrors(program, lang, io, o.json === true);
   return program;
+}
+
+/**
+ * commander's own error lines in flower's style, each naming the help of the command that raised it;
+ * with --json none on stderr (report() prints the error as JSON on stdout).
+ */
+function styleErrors(cmd: Command, lang: Lang, io: CliIO, json: boolean, name = 'flower'): void {
+  cmd.configureOutput({ outputError: (s) => (json ? undefined : io.stderr.write(commanderError(s, lang, name))) });
+  // `flower --x` is parsed by the default command (go), and reads as flower's own
+  const fallback = (cmd as unknown as { _defaultCommandName?: string })._defaultCommandName;
+  for (const sub of cmd.commands) styleErrors(sub, lang, io, json, sub.name() === fallback ? name : `${name} ${sub.name()}`);
 }
 
 /** The root command: name, version, help, and commander's output in the terminal's language. */
@@ -39,7 +51,8 @@ function root(io: CliIO, lang: Lang, u: UsageTexts): Command {
     .description(u.program)
     .version(VERSION, '-V, --version', u.version)
     .helpOption('-h, --help', u.help)
-    .showHelpAfterError(u.afterError)
+    // `flower <cmd> --help` lists the global flags too (-w, -r, --json, … work after any command)
+    .configureHelp({ showGlobalOptions: true })
     .configureOutput({
       writeOut: (s) => io.stdout.write(translateCommander(s, lang)),
       writeErr: (s) => io.stderr.write(translateCommander(s, lang)),
@@ -161,9 +174,16 @@ function asArgument<T>(parse: () => T): T {
 /** Run the CLI in-process. Resolves to the exit code. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
   let pending: Promise<number> | undefined;
-  const program = buildProgram(io, (p) => {
-    pending = p;
-  });
+  // --json before any `--`: an error is then a JSON object on stdout too
+  const end = argv.indexOf('--');
+  const json = (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+  const program = buildProgram(
+    io,
+    (p) => {
+      pending = p;
+    },
+    { json },
+  );
   try {
     await program.parseAsync(argv, { from: 'user' });
     if (!pending) {
@@ -172,26 +192,37 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     }
     return await pending;
   } catch (e) {
-    return report(e, io);
+    const r = report(e, io);
+    if (json && r.message) io.stdout.write(`${JSON.stringify({ error: { code: r.code, message: r.message, exit: r.exit } })}\n`);
+    return r.exit;
   }
 }
 
-function report(e: unknown, io: CliIO): number {
+/** How a failure ends: its exit code, and (for --json) a stable code and the one line it printed. */
+interface Reported {
+  exit: number;
+  code: string;
+  message: string;
+}
+
+function report(e: unknown, io: CliIO): Reported {
   if (e instanceof CommanderError) {
     // help and version are not errors; everything else commander raises is a usage error
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
-    return EXIT.usage;
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return { exit: EXIT.ok, code: '', message: '' };
+    const line = commanderError(e.message, detectLang(io.env), 'flower');
+    return { exit: EXIT.usage, code: e.code.replace(/^commander\./, 'usage.'), message: line.replace(/^x /, '').replace(/ —+ (?:see|见) .*$/s, '') };
   }
   if (e instanceof CliExit) {
     if (e.message) io.stderr.write(`${e.message}\n`);
-    return e.code;
+    return { exit: e.code, code: e.code === EXIT.usage ? 'usage' : 'stopped', message: e.message.replace(/^x /, '') };
   }
   if (FlowerError.is(e)) {
     io.stderr.write(`x ${e.message}\n`);
     if (io.env.FLOWER_DEBUG) io.stderr.write(`${e.stack ?? ''}\n`);
-    return EXIT.failure;
+    return { exit: EXIT.failure, code: e.code, message: e.message };
   }
-  io.stderr.write(`x ${usageTexts(detectLang(io.env)).internal(e instanceof Error ? e.message : String(e))}\n`);
+  const line = usageTexts(detectLang(io.env)).internal(e instanceof Error ? e.message : String(e));
+  io.stderr.write(`x ${line}\n`);
   if (io.env.FLOWER_DEBUG && e instanceof Error) io.stderr.write(`${e.stack ?? ''}\n`);
-  return EXIT.failure;
+  return { exit: EXIT.failure, code: 'internal', message: line };
 }

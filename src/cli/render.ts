@@ -51,6 +51,8 @@ const ROLE_OF: Record<string, Role> = {
   '=': 'verdict-ok',
 };
 
+const verdictKey = (p: Record<string, unknown>): string => `${String(p.outcome)} ${Number(p.passed) || 0}/${Number(p.total) || 0}`;
+
 export class Renderer {
   readonly t: Messages;
   readonly s: ScreenTexts;
@@ -60,6 +62,12 @@ export class Renderer {
   private readonly started = Date.now();
   /** tool_use id → tool name, so a rejected submission can be named */
   private readonly calls = new Map<string, string>();
+  /** the wake tag is on screen already (it is shown once per run) */
+  private tagShown = false;
+  /** the verdict the screen showed last (outcome and pass count) */
+  private lastVerdict = '';
+  /** questions already on screen (id and time asked) */
+  private readonly shownAsks = new Set<string>();
 
   private readonly lang: Lang;
 
@@ -167,10 +175,12 @@ export class Renderer {
     }
   };
 
-  /** A step's banner, with the wake tag when it resumes. */
+  /** A step's banner, with the wake tag on the first step that resumes. */
   private stepBanner(e: FlowerEvent): void {
     const p = e.payload;
-    const tag = p.resumed === true ? this.t.resumedTag(Number(p.woke) || 0) : '';
+    // the wake tag once per run: on the first step that resumes
+    const tag = p.resumed === true && !this.tagShown ? this.t.resumedTag(Number(p.woke) || 0) : '';
+    if (tag) this.tagShown = true;
     // the seed's step names stay on disk; on screen they read in the person's language
     const name = clean(stepLabel(e.text, this.lang));
     const [i, n] = [Number(p.index), Number(p.total)];
@@ -227,32 +237,60 @@ export class Renderer {
     }
   }
 
+  /**
+   * A question, its options and how it ended. A question that ends at once (`--timeout 0`, a pipe, the
+   * quota spent) never had its `asked` event: it is shown whole before how it ended, all the same.
+   */
   private ask(e: FlowerEvent): void {
     const p = e.payload;
     const state = String(p.state ?? '');
+    const key = `${String(p.id ?? '')} ${String(p.asked_at ?? '')}`;
     if (state === 'asked') {
-      const options = Array.isArray(p.options) ? (p.options as unknown[]).map((o) => clean(String(o))) : [];
-      const rem = typeof p.remaining === 'number' && p.remaining >= 0 ? ` ${this.t.remaining(p.remaining)}` : '';
-      const head = `${this.t.question(clean(String(p.id ?? '')))} `;
-      const lines = this.wrap('question', `${clean(e.text)}${rem}`, head, '  ');
-      options.forEach((o, i) => {
-        const n = `  ${i + 1}. `;
-        lines.push(
-          ...wrapBlock(o, this.wrapAt, n, ' '.repeat(n.length)).map((l, j) =>
-            j === 0 ? this.palette.paint('question', l.slice(0, n.length)) + l.slice(n.length) : l,
-          ),
-        );
-      });
-      lines.push(...this.wrap('hint', this.t.answerHint, '  '));
-      this.screen.print(lines);
-    } else if (state === 'answered') this.line(this.t.answered(String(p.answer ?? '')));
+      this.shownAsks.add(key);
+      this.screen.print([...this.question(e), ...this.wrap('hint', this.t.answerHint, '  ')]);
+      return;
+    }
+    if (!this.shownAsks.has(key) && state !== 'invalid' && e.text.trim()) {
+      this.shownAsks.add(key);
+      this.screen.print(this.question(e));
+    }
+    if (state === 'answered') this.line(this.t.answered(String(p.answer ?? '')));
     else if (state === 'timeout') this.line(this.t.noAnswer);
     else if (state === 'over_budget') this.line(this.t.overBudget);
     else if (state === 'declined') this.line(this.t.skipped);
   }
 
+  /** The question's lines: its id and text (with the questions left), then its numbered options. */
+  private question(e: FlowerEvent): string[] {
+    const p = e.payload;
+    const options = Array.isArray(p.options) ? (p.options as unknown[]).map((o) => clean(String(o))) : [];
+    const rem = typeof p.remaining === 'number' && p.remaining >= 0 ? ` ${this.t.remaining(p.remaining)}` : '';
+    const head = `${this.t.question(clean(String(p.id ?? '')))} `;
+    const lines = this.wrap('question', `${clean(e.text)}${rem}`, head, '  ');
+    options.forEach((o, i) => {
+      const n = `  ${i + 1}. `;
+      lines.push(
+        ...wrapBlock(o, this.wrapAt, n, ' '.repeat(n.length)).map((l, j) =>
+          j === 0 ? this.palette.paint('question', l.slice(0, n.length)) + l.slice(n.length) : l,
+        ),
+      );
+    });
+    return lines;
+  }
+
+  /**
+   * The run's last verdict at its end (src/cli/ending.ts): after a blank line, unless it is the verdict
+   * the screen showed last — one judgement, one line.
+   */
+  closingVerdict(p: Record<string, unknown>): void {
+    if (this.lastVerdict === verdictKey(p)) return;
+    this.line('');
+    this.verdict(p);
+  }
+
   /** The judge's line: outcome, pass count, and the judge's own cost. */
   verdict(p: Record<string, unknown>): void {
+    this.lastVerdict = verdictKey(p);
     const outcome = (['achieved', 'not_yet', 'unreachable'].includes(String(p.outcome)) ? p.outcome : '') as Outcome;
     const head = this.s.verdict(this.s.outcome[outcome], Number(p.passed) || 0, Number(p.total) || 0);
     const cost = `${this.t.turns(Number(p.num_turns) || 0)} · $${money(Number(p.cost_usd) || 0)} · ${clockDuration(Number(p.duration_s) || 0)}`;

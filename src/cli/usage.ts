@@ -213,6 +213,7 @@ export function usageTexts(lang: Lang): UsageTexts {
 /** commander's own wording, translated: its headings and its error lines (it has no i18n of its own). */
 const ZH_COMMANDER: Array<[RegExp, string]> = [
   [/^Usage:/m, '用法:'],
+  [/^Global Options:/m, '全局选项:'],
   [/^Options:/m, '选项:'],
   [/^Commands:/m, '命令:'],
   [/^Arguments:/m, '参数:'],
@@ -235,4 +236,20 @@ export function translateCommander(text: string, lang: Lang): string {
   let out = text;
   for (const [re, to] of ZH_COMMANDER) out = out.replace(re, to);
   return out;
+}
+
+/**
+ * One of commander's own error lines in flower's style: `x unknown option '--x' — see flower --help`,
+ * its suggestion kept, in the terminal's language (commander writes `error: …` and a hint line).
+ */
+export function commanderError(text: string, lang: Lang, command: string): string {
+  const [first = '', ...rest] = translateCommander(text, lang).trim().split('\n');
+  const msg = first.replace(/^(?:error: |错误:)/, '').replace(/[.。]$/, '');
+  const did = lang === 'zh' ? '(是不是想用 $1?)' : '(did you mean $1?)';
+  const hint = rest
+    .map((l) => l.trim().replace(/^\(Did you mean (.+)\?\)$/, did))
+    .filter(Boolean)
+    .join(' ');
+  const see = lang === 'zh' ? `—— 见 ${command} --help` : `— see ${command} --help`;
+  return `x ${msg}${hint ? ` ${hint}` : ''} ${see}\n`;
 }

@@ -165,7 +165,7 @@ test('a request piped on stdin runs the flow (echo "…" | flower --timeout 0)',
   assert.ok(fs.existsSync(path.join(p.ws, '.flower', 'notes', '需求.md')));
 });
 
-test('an empty pipe is still "nothing to do" (exit 1), and creates nothing', async () => {
+test('an empty pipe is still "nothing to do" (a usage error: exit 2), and creates nothing', async () => {
   const p = project('stdin-empty');
   const child = spawn('/bin/sh', ['-c', `printf '' | "${process.execPath}" "${BIN}" --timeout 0 -w "${p.ws}" -r "${p.runs}"`], {
     cwd: p.dir,
@@ -174,7 +174,7 @@ test('an empty pipe is still "nothing to do" (exit 1), and creates nothing', asy
   });
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  assert.equal(await new Promise<number | null>((r) => child.on('close', r)), 1);
+  assert.equal(await new Promise<number | null>((r) => child.on('close', r)), 2);
   assert.match(err, /nothing to do/);
   assert.equal(fs.existsSync(p.runs), false);
 });
@@ -355,7 +355,7 @@ test("--help, usage errors and flower's own errors speak the terminal's language
   }
   const bad = await inProcess(['log', '-n', 'abc'], os.tmpdir(), { FLOWER_LANG: 'zh' });
   assert.equal(bad.code, 2);
-  assert.match(bad.err, /错误:选项 '-n, --limit <n>' 的值 'abc' 无效。'abc' 不是正整数。/);
+  assert.match(bad.err, /^x 选项 '-n, --limit <n>' 的值 'abc' 无效。'abc' 不是正整数 —— 见 flower log --help$/m);
   const noKey = await inProcess(['write a script', '--timeout', '0'], fs.mkdtempSync(path.join(os.tmpdir(), 'flower-zh-')), {
     FLOWER_LANG: 'zh',
     HOME: os.tmpdir() + '/no-such-home',

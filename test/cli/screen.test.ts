@@ -108,6 +108,37 @@ test('the renderer shows the verdict with its pass count and the judge cost, and
   assert.doesNotMatch(out, /mcp__/);
 });
 
+test('a question that ends at once (--timeout 0, a pipe, the quota spent) is shown whole with its options before how it ended, and only once', () => {
+  for (const state of ['timeout', 'over_budget', 'declined'] as const) {
+    let out = '';
+    const ui = new Renderer({ write: (s: string) => (out += s) }, 'en');
+    const ask = { id: 'q1', question: 'Where should the HTML go?', options: ['standard output', 'a file next to the input'], asked_at: 't0' };
+    ui.event(event('ask', ask.question, { ...ask, state }));
+    assert.match(flat(out.split('\n')), /\? \(q1\) Where should the HTML go\? 1\. standard output 2\. a file next to the input \S/, state);
+    // a question asked and then settled is not shown a second time
+    out = '';
+    ui.event(event('ask', 'Which name?', { id: 'q2', question: 'Which name?', options: ['a'], asked_at: 't1', state: 'asked' }));
+    ui.event(event('ask', 'Which name?', { id: 'q2', question: 'Which name?', options: ['a'], asked_at: 't1', state }));
+    assert.equal(out.split('Which name?').length, 2, `${state}: once:\n${out}`);
+  }
+});
+
+test("one judgement, one line: the closing verdict is not repeated under the step's; 1 turn; the wake tag on the first resumed step only", () => {
+  let out = '';
+  const ui = new Renderer({ write: (s: string) => (out += s) }, 'en');
+  ui.event(event('step', 'set the goal', { index: 2, total: 3, resumed: true, woke: 2 }));
+  ui.event(event('step', 'work', { index: 3, total: 3, resumed: true, woke: 2 }));
+  const v = { outcome: 'achieved', passed: 2, total: 2, cost_usd: 0.1, num_turns: 1, duration_s: 3 };
+  ui.event(event('task', 'x', { kind: 'verdict', ...v }));
+  ui.closingVerdict(v);
+  assert.equal(out.match(/wake #2/g)?.length, 1, out);
+  assert.equal(out.match(/^= verdict:/gm)?.length, 1, out);
+  assert.match(out, /· 1 turn ·/);
+  // a closing verdict the screen did not show last is shown
+  ui.closingVerdict({ ...v, outcome: 'not_yet', passed: 1 });
+  assert.equal(out.match(/^= verdict:/gm)?.length, 2, out);
+});
+
 test('the live line: spinner, step, context, cost, elapsed; "waiting for you" while a question waits; never wider than the screen', () => {
   const s = { ...newLiveState(0), step: '干活', context: 12_300, cost: 0.5, pendingCost: 0.0123 };
   assert.equal(liveLine(s, 65_000, 80, en), '| 干活 · ctx 12.3K · $0.5123 · 1:05 · quiet 1:05');

@@ -59,9 +59,11 @@ const TEXT = {
 const sh = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /**
- * How to run this very flower from any folder: `flower` when that name on PATH is this installation,
- * else `node /abs/bin/flower.js` — never `npx flower` (outside this checkout npx resolves the registry's
- * unrelated `flower` package).
+ * How to run this very flower from any folder: `flower` when that name on the person's PATH is this
+ * installation, else `node /abs/bin/flower.js` — never `npx flower` (outside this checkout npx resolves
+ * the registry's unrelated `flower` package). A `node_modules/.bin` on PATH does not count: npx and
+ * npm scripts put one there for themselves only (`npx flower demo` runs from `~/.npm/_npx/…/node_modules/.bin`),
+ * and a relative entry reaches nothing from another folder.
  */
 export function selfCommand(env: Record<string, string | undefined>): string {
   const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'flower.js');
@@ -73,9 +75,11 @@ export function selfCommand(env: Record<string, string | undefined>): string {
     }
   };
   const mine = real(bin);
-  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+  const own = (dir: string) => path.isAbsolute(dir) && !/(^|[\\/])node_modules[\\/]\.bin[\\/]?$/.test(dir);
+  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(own)) {
+    // the shell runs the first `flower` it finds: this one, or someone else's
     const found = real(path.join(dir, 'flower'));
-    if (found && mine && found === mine) return 'flower';
+    if (found) return found === mine ? 'flower' : `node ${sh(mine ?? bin)}`;
   }
   return `node ${sh(mine ?? bin)}`;
 }
