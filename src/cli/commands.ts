@@ -15,7 +15,24 @@ import type { Parsers } from './parsers.js';
 import type { UsageTexts } from './usage.js';
 
 /** Every command name, for telling a typo (`flower statsu`) from a one-word request. */
-export const COMMANDS = ['go', 'once', 'demo', 'run', 'setup', 'skills', 'status', 'log', 'answer', 'say', 'stop', 'store', 'ui', 'sim', 'help'] as const;
+export const COMMANDS = [
+  'go',
+  'once',
+  'demo',
+  'run',
+  'setup',
+  'skills',
+  'status',
+  'log',
+  'answer',
+  'say',
+  'stop',
+  'bequest',
+  'store',
+  'ui',
+  'sim',
+  'help',
+] as const;
 
 /** What a command's function needs: the root program, the texts and parsers, and how to hand back its run. */
 export interface CommandContext {
@@ -44,6 +61,8 @@ const REGISTER: { readonly [K in Registered]: (c: CommandContext) => void } = {
   answer: answerCommand,
   say: sayCommand,
   stop: stopCommand,
+  // the hand-over block for the next tool in CLAUDE.md / AGENTS.md (src/cli/bequest.ts)
+  bequest: bequestCommand,
   store: storeCommand,
   ui: uiCommand,
   sim: simCommand,
@@ -209,6 +228,15 @@ function stopCommand({ program, io, u, settle, globals }: CommandContext): void 
     .option('--after-step', u.stopAfterStep, false)
     .exitOverride()
     .action((o: { afterStep: boolean }) => settle(import('./answer.js').then((m) => m.stop(o, globals(), io))));
+}
+
+function bequestCommand({ program, io, u, settle, globals }: CommandContext): void {
+  program
+    .command('bequest')
+    .description(u.bequest)
+    .option('--remove', u.bequestRemove, false)
+    .exitOverride()
+    .action((o: { remove: boolean }) => settle(import('./bequest.js').then((m) => m.bequest(o, globals(), io))));
 }
 
 function storeCommand({ program, io, u, settle, globals }: CommandContext): void {
