@@ -28,6 +28,7 @@ export const COMMANDS = [
   'answer',
   'say',
   'stop',
+  'bequest',
   'store',
   'ui',
   'sim',
@@ -62,6 +63,8 @@ const REGISTER: { readonly [K in Registered]: (c: CommandContext) => void } = {
   answer: answerCommand,
   say: sayCommand,
   stop: stopCommand,
+  // the hand-over block for the next tool in CLAUDE.md / AGENTS.md (src/cli/bequest.ts)
+  bequest: bequestCommand,
   store: storeCommand,
   ui: uiCommand,
   sim: simCommand,
@@ -236,6 +239,15 @@ function stopCommand({ program, io, u, settle, globals }: CommandContext): void 
     .option('--after-step', u.stopAfterStep, false)
     .exitOverride()
     .action((o: { afterStep: boolean }) => settle(import('./answer.js').then((m) => m.stop(o, globals(), io))));
+}
+
+function bequestCommand({ program, io, u, settle, globals }: CommandContext): void {
+  program
+    .command('bequest')
+    .description(u.bequest)
+    .option('--remove', u.bequestRemove, false)
+    .exitOverride()
+    .action((o: { remove: boolean }) => settle(import('./bequest.js').then((m) => m.bequest(o, globals(), io))));
 }
 
 function storeCommand({ program, io, u, settle, globals }: CommandContext): void {

@@ -2,17 +2,29 @@
  * How a run ends on screen, the same for `flower` and `flower run`: the last verdict (outcome and pass
  * count, from the judge's manifest row), the total cost and the manifest's path (whole, never cut),
  * and — when a step failed — exactly one stderr line naming the step, the reason and what to do next;
- * then the run's last notifications (src/cli/notify.ts).
+ * then the hand-over block for the next tool in CLAUDE.md / AGENTS.md (src/cli/bequest.ts) and the run's
+ * last notifications (src/cli/notify.ts).
  */
 import type { Runtime } from '../runtime/index.js';
 import type { WorkflowContext } from '../workflow/index.js';
+import { leaveBequest, type HandOver } from './bequest.js';
 import { EXIT, type CliIO } from './io.js';
 import type { RunNotices } from './notify.js';
 import type { Renderer } from './render.js';
 import { sanitize, money } from './term.js';
 
-export async function closing(ui: Renderer, io: CliIO, rt: Runtime, ctx: WorkflowContext, continueCmd: string, notices?: RunNotices | null): Promise<number> {
+export async function closing(
+  ui: Renderer,
+  io: CliIO,
+  rt: Runtime,
+  ctx: WorkflowContext,
+  continueCmd: string,
+  notices?: RunNotices | null,
+  handOver?: HandOver | null,
+): Promise<number> {
   const code = closingLines(ui, io, rt, ctx, continueCmd);
+  // a warning at most: the exit code stays the run's
+  if (handOver) await leaveBequest(handOver, ui, rt, ctx);
   // after the last line: the person sees how it ended at once, the deliveries get at most their retry budget
   await notices?.end(ctx, continueCmd).catch(() => {});
   return code;

@@ -33,6 +33,8 @@ export interface GlobalOptions {
   /** --notify URL / --notify-cmd CMD: where the person's notifications go (over FLOWER_NOTIFY / FLOWER_NOTIFY_CMD) */
   notify?: string;
   notifyCmd?: string;
+  /** false with --no-bequest: no hand-over block in CLAUDE.md / AGENTS.md at the end of a run (also FLOWER_NO_BEQUEST=1; src/cli/bequest.ts) */
+  bequest?: boolean;
 }
 
 export interface SecurityOptions {

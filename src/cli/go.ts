@@ -16,6 +16,7 @@ import { CliExit, EXIT, readPipedRequest, type CliIO } from './io.js';
 import { backendsFor } from './store.js';
 import { security, type GlobalOptions } from './globals.js';
 import { resolvePlugins } from './skills.js';
+import { handOverOf } from './bequest.js';
 import { closing } from './ending.js';
 import { isAuthFailure, offerSetup } from './setup.js';
 import { TerminalSession } from './session.js';
@@ -109,7 +110,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     });
     await term.settle();
     term.close();
-    return await closing(term.ui, io, rt, ctx, 'flower', term.notices);
+    return await closing(term.ui, io, rt, ctx, 'flower', term.notices, handOverOf(g, io, { lang }));
   } finally {
     term.close();
     channel.close();

@@ -85,6 +85,7 @@ function addGlobalFlags(program: Command, io: CliIO, u: UsageTexts): void {
     .option('--deadline <when>', u.runDeadline, (v: string) => asArgument(() => parseDeadline(v)))
     .option('--notify <url>', u.notify, (v: string) => asArgument(() => webhookUrl(v, '--notify')))
     .option('--notify-cmd <cmd>', u.notifyCmd)
+    .option('--no-bequest', u.noBequest)
     .option('--no-sandbox', u.noSandbox)
     .option('--net <on|off|hosts>', u.net, (v: string) => {
       try {
@@ -115,6 +116,7 @@ interface GlobalFlags {
   deadline?: number;
   notify?: string;
   notifyCmd?: string;
+  bequest: boolean;
 }
 
 /** What every command receives from the global flags. */
@@ -137,6 +139,7 @@ function readGlobals(program: Command, io: CliIO): GlobalOptions {
     denyRead: o.denyRead ?? [],
     ...(o.notify !== undefined ? { notify: o.notify } : {}),
     ...(o.notifyCmd !== undefined ? { notifyCmd: o.notifyCmd } : {}),
+    ...(o.bequest === false ? { bequest: false } : {}),
     workspaceGiven: program.getOptionValueSource('workspace') !== 'default',
     runDirGiven: program.getOptionValueSource('runDir') !== 'default',
   };

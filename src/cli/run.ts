@@ -14,6 +14,7 @@ import { HumanChannel } from '../human/index.js';
 import { Runtime } from '../runtime/index.js';
 import { RunLayout } from '../state/index.js';
 import { Lineage, type Workflow } from '../workflow/index.js';
+import { handOverOf } from './bequest.js';
 import { closing } from './ending.js';
 import { holdFolder } from './folder-lock.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
@@ -133,7 +134,8 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
     const ctx = await wf.run(rt, { onEvent: term.onEvent, onStep: (_name, r) => ui.result(r), stopAfterStep: term.stopAfterStep });
     await term.settle();
     term.close();
-    return await closing(ui, io, rt, ctx, `flower run ${target}`, term.notices);
+    const handOver = handOverOf(g, io, { lang, run: { ...splitTarget(target), ask: (o.ask ?? []).join(' ') } });
+    return await closing(ui, io, rt, ctx, `flower run ${target}`, term.notices, handOver);
   } finally {
     term.close();
     channel.close();

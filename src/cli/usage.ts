@@ -33,6 +33,10 @@ const en = {
   notify:
     'POST one JSON object to this http(s) URL when the run needs you (a question waits, the goal is judged unreachable, a stop) and when it ends (default FLOWER_NOTIFY; docs/unattended.md)',
   notifyCmd: 'run this shell command with the same JSON on its stdin (default FLOWER_NOTIFY_CMD; e.g. a curl to ntfy, notify-send; docs/unattended.md)',
+  noBequest: 'at the end of a run, leave CLAUDE.md and AGENTS.md alone: no hand-over block for the next tool (also FLOWER_NO_BEQUEST=1; docs/bequest.md)',
+  bequest:
+    'the hand-over for the next tool: write (or refresh) the block flower keeps in CLAUDE.md and AGENTS.md — what it did, where its notes are, how to go on — from what this folder remembers; your own text in those files is never touched (docs/bequest.md)',
+  bequestRemove: 'take the block out of CLAUDE.md and AGENTS.md instead (a file that held only the block is deleted)',
   skills: "skills this agent may load: 'all' or comma-separated names (project: .flower/skills/, yours: ~/.config/flower/skills/)",
   skillsCmd: `the skills and plugins a run here loads: ${N.workbenchDir}/skills/ (project), ~/.config/flower/skills/ (yours), --plugin DIR / FLOWER_PLUGINS`,
   skillsNew: `start a project skill: writes ${N.workbenchDir}/skills/NAME/SKILL.md from a template`,
@@ -136,6 +140,10 @@ const zh: UsageTexts = {
   notify:
     '运行需要你的时候(有问题在等、目标被判定无法达成、停下了)和结束时,往这个 http(s) 网址 POST 一个 JSON 对象(默认取 FLOWER_NOTIFY;见 docs/unattended.md)',
   notifyCmd: '运行这条 shell 命令,同样的 JSON 从它的标准输入进去(默认取 FLOWER_NOTIFY_CMD;例如 curl 到 ntfy、notify-send;见 docs/unattended.md)',
+  noBequest: '运行结束时不碰 CLAUDE.md 和 AGENTS.md:不给下一个工具留交接块(也可用 FLOWER_NO_BEQUEST=1;见 docs/bequest.md)',
+  bequest:
+    '给下一个工具的交接:按这个目录记得的东西,写(或更新)flower 在 CLAUDE.md 和 AGENTS.md 里的那一块——做了什么、笔记在哪、怎么接着做;这两个文件里你自己的内容一字不动(见 docs/bequest.md)',
+  bequestRemove: '改为把那一块从 CLAUDE.md 和 AGENTS.md 里删掉(只剩这一块的文件整个删掉)',
   skills: "这个智能体可以加载的技能:'all' 或逗号分隔的名字(项目的:.flower/skills/,你自己的:~/.config/flower/skills/)",
   skillsCmd: `在这里运行时会加载的技能和插件:${N.workbenchDir}/skills/(项目)、~/.config/flower/skills/(你自己的)、--plugin DIR / FLOWER_PLUGINS`,
   skillsNew: `新建一个项目技能:按模板写 ${N.workbenchDir}/skills/NAME/SKILL.md`,

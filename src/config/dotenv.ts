@@ -91,6 +91,7 @@ export const FILE_KEYS: ReadonlySet<string> = new Set([
   'FLOWER_LINE_MODE',
   'FLOWER_NOTIFY',
   'FLOWER_NOTIFY_CMD',
+  'FLOWER_NO_BEQUEST',
 ]);
 
 export function resolveEnv(env: EnvMap = process.env, cwd = process.cwd()): ResolvedEnv {

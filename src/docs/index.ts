@@ -71,3 +71,6 @@ export {
   CONTRADICTORY_ACHIEVED,
 } from './schemas.js';
 export type { BriefSubmission, GoalSubmission, VerdictSubmission, HandoffSubmission } from './schemas.js';
+
+export { BEQUEST_BEGIN, BEQUEST_END, REQUEST_CHARS, scanBlock, placeBlock, removeBlock, renderBequest, bequestWhen, lineEnding, oneLine } from './bequest.js';
+export type { BlockScan, BlockDamage, Placed, Removed, BequestFacts } from './bequest.js';

@@ -33,6 +33,9 @@ export const NAMES = Object.freeze({
   handoffArchive: '交接',
   /** project skills, versioned with the project: `<workspace>/.flower/skills/<name>/SKILL.md` */
   skills: 'skills',
+  /** the hand-over for the next tool: a managed block in these two files of the workspace (src/docs/bequest.ts) */
+  claudeMd: 'CLAUDE.md',
+  agentsMd: 'AGENTS.md',
 });
 
 /** The workbench folders the index lists, in order. spill/ is not listed: its pointers say where. */
@@ -118,6 +121,8 @@ export class RunLayout implements WorkbenchPaths {
   readonly viewSpill: string;
   /** project skills: always in the workspace (they are versioned with it), even when the workbench moves */
   readonly projectSkills: string;
+  /** the files the hand-over block for the next tool goes in: `<workspace>/CLAUDE.md`, `<workspace>/AGENTS.md` */
+  readonly bequest: readonly string[];
 
   private constructor(readonly input: Readonly<RunLayoutInput>) {
     this.cwd = path.resolve(input.cwd ?? process.cwd());
@@ -150,6 +155,7 @@ export class RunLayout implements WorkbenchPaths {
     this.handoffArchive = path.join(this.archive, NAMES.handoffArchive);
     this.viewSpill = path.join(this.workspace, NAMES.workbenchDir, NAMES.spill);
     this.projectSkills = path.join(this.workspace, NAMES.workbenchDir, NAMES.skills);
+    this.bequest = Object.freeze([path.join(this.workspace, NAMES.claudeMd), path.join(this.workspace, NAMES.agentsMd)]);
   }
 
   static of(input: RunLayoutInput = {}): RunLayout {

@@ -73,6 +73,7 @@ test('a single bare word near a command is a typo; sentences and other words are
     ['smi', 'sim'],
     ['hepl', 'help'],
     ['demos', 'demo'],
+    ['bequset', 'bequest'],
   ];
   for (const [w, cmd] of typos) assert.equal(nearMiss([w], COMMANDS), cmd, w);
   const requests: string[][] = [

@@ -110,7 +110,14 @@ export async function demo(o: DemoOptions, g: GlobalOptions, io: CliIO): Promise
     const layout = RunLayout.of({ cwd: dir, workspace: dir });
     // --notify / --notify-cmd go through: the demo is where a person tries their notifications out without a key
     const notify = { ...(g.notify !== undefined ? { notify: g.notify } : {}), ...(g.notifyCmd !== undefined ? { notifyCmd: g.notifyCmd } : {}) };
-    const globals: GlobalOptions = { workspace: dir, runDir: layout.runDir, verbose: g.verbose, json: g.json ?? false, ...notify };
+    const globals: GlobalOptions = {
+      workspace: dir,
+      runDir: layout.runDir,
+      verbose: g.verbose,
+      json: g.json ?? false,
+      ...notify,
+      ...(g.bequest === false ? { bequest: false } : {}),
+    };
     const opts: GoOptions = { asks: -1, rounds: 2, goal: true, judgeCanRun: true, timeout: 0, new: false, clarifyOnly: false, trim: true, handoff: true };
 
     say(t.banner(sim.url, dir));
@@ -139,6 +146,7 @@ export async function demo(o: DemoOptions, g: GlobalOptions, io: CliIO): Promise
       layout.lineage,
       layout.manifest,
       layout.sessionsDb,
+      ...layout.bequest,
     ]) {
       if (fs.existsSync(f)) say(`  ${f}`);
     }
