@@ -53,6 +53,8 @@ function root(io: CliIO, lang: Lang, u: UsageTexts): Command {
     .helpOption('-h, --help', u.help)
     // `flower <cmd> --help` lists the global flags too (-w, -r, --json, … work after any command)
     .configureHelp({ showGlobalOptions: true })
+    // three commands a newcomer can type as they are
+    .addHelpText('after', `\n${u.examples}`)
     .configureOutput({
       writeOut: (s) => io.stdout.write(translateCommander(s, lang)),
       writeErr: (s) => io.stderr.write(translateCommander(s, lang)),

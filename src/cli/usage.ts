@@ -7,6 +7,12 @@ import { NAMES as N } from '../state/index.js';
 
 const en = {
   program: 'A long-horizon agent framework on the Claude Agent SDK.',
+  examples: [
+    'Examples:',
+    '  flower "write a script that turns markdown into html"   clarify it, set a checklist, work, judge',
+    '  flower --budget 5 --deadline 07:30                       continue the work here, within $5 and until 07:30',
+    '  flower status                                            what happened here, and what is waiting for you',
+  ].join('\n'),
   version: 'print the version',
   help: 'show help for a command',
   workspace: "the agents' working directory (created if missing)",
@@ -116,6 +122,12 @@ export type UsageTexts = typeof en;
 
 const zh: UsageTexts = {
   program: '基于 Claude Agent SDK 的长程智能体框架。',
+  examples: [
+    '例子:',
+    '  flower "写个 md 转 html 的脚本"             先问清需求、定清单,再干活、判定',
+    '  flower --budget 5 --deadline 07:30          在这里接着做,最多花 5 美元,07:30 前停',
+    '  flower status                               这里发生了什么,有什么在等你',
+  ].join('\n'),
   version: '显示版本号',
   help: '显示某个命令的帮助',
   workspace: '智能体的工作目录(不存在就创建)',

@@ -71,3 +71,13 @@ test("`flower <cmd> --help` lists the global flags too, in the terminal's langua
   const zh = await run(['log', '--help'], 'zh');
   assert.match(zh.out, /^全局选项:\n(?:.*\n)*? {2}-w, --workspace <dir>/m);
 });
+
+test("`flower --help` ends with three examples a newcomer can type as they are, in the terminal's language", async () => {
+  for (const lang of ['en', 'zh'] as const) {
+    const r = await run(['--help'], lang);
+    assert.equal(r.code, 0);
+    const tail = r.out.slice(r.out.search(/^(Examples|例子):$/m));
+    const lines = tail.split('\n').filter((l) => /^ {2}flower /.test(l));
+    assert.equal(lines.length, 3, tail);
+  }
+});
