@@ -20,7 +20,7 @@ import { SqliteStoreError, StoreKeyError, StoreOpenError } from '../../src/store
 import { PgStoreError } from '../../src/store/postgres/index.js';
 import { retryable } from '../../src/runtime/recover.js';
 import { DEFAULT_RESILIENCE, NO_RETRY } from '../../src/runtime/resilience.js';
-import type { AttemptOutcome } from '../../src/runtime/attempt.js';
+import { emptyOutcome, type AttemptOutcome } from '../../src/runtime/attempt.js';
 
 type Api = Parameters<typeof fromApiError>[0];
 const API: Array<[string, Api, FailureKind, boolean]> = [
@@ -129,20 +129,7 @@ test('every kind has a default and round-trips through JSON as a plain object', 
   assert.equal(failure('overloaded', 'x', { status: 529 }).status, 529);
 });
 
-const outcome = (o: Partial<AttemptOutcome>): AttemptOutcome => ({
-  sessionId: null,
-  ok: false,
-  text: '',
-  error: null,
-  failure: null,
-  errors: [],
-  costUsd: 0,
-  numTurns: 0,
-  context: 0,
-  interrupted: null,
-  servedModel: null,
-  ...o,
-});
+const outcome = (o: Partial<AttemptOutcome>): AttemptOutcome => ({ ...emptyOutcome(), ...o });
 
 test('the retry loop decides on the kind, never the text: a fatal kind with a "transient" text stops', () => {
   const v = retryable(

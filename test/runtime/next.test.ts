@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import type { AttemptOutcome } from '../../src/runtime/attempt.js';
+import { emptyOutcome, type AttemptOutcome } from '../../src/runtime/attempt.js';
 import { failure, fatalLine } from '../../src/runtime/failure.js';
 import { DEFAULT_RESILIENCE, NO_RETRY, INTERRUPT_NOTE, RESUME_PROMPT, fatalMessage } from '../../src/runtime/index.js';
 import {
@@ -15,20 +15,7 @@ import {
   type Retry,
 } from '../../src/runtime/next.js';
 
-const outcome = (o: Partial<AttemptOutcome> = {}): AttemptOutcome => ({
-  sessionId: 'sess-1',
-  ok: false,
-  text: '',
-  error: 'failed',
-  failure: null,
-  errors: [],
-  costUsd: 0,
-  numTurns: 1,
-  context: 0,
-  interrupted: null,
-  servedModel: null,
-  ...o,
-});
+const outcome = (o: Partial<AttemptOutcome> = {}): AttemptOutcome => ({ ...emptyOutcome(), sessionId: 'sess-1', error: 'failed', numTurns: 1, ...o });
 const facts = (f: Partial<Facts> = {}): Facts => ({ session: 'sess-1', request: null, route: null, policy: DEFAULT_RESILIENCE, lang: 'en', ...f });
 const fresh: LoopState = startState('the task');
 const forked: LoopState = startState('the task', { resume: 'old', fork: true, resumeAt: 'uuid-7' });
