@@ -60,6 +60,8 @@ const SUBS: Readonly<Record<string, Sub>> = {
   blame: { table: { short: 'bltpcsenfwL:M::C::', long: ['porcelain', 'line-porcelain', 'incremental', 'show-name', 'show-number', 'show-email', 'show-stats', 'date=', 'abbrev=?', 'root', 'reverse=', 'first-parent', 'ignore-rev=', 'ignore-revs-file=', 'color-lines', 'color-by-age', 'no-progress', 'contents=', 'encoding=', 'minimal', 'since='] } },
   'ls-tree': { table: { short: 'drtlz', long: ['name-only', 'name-status', 'object-only', 'full-name', 'full-tree', 'abbrev=?', 'format=', 'long'] } },
   'cat-file': { table: { short: 'tspe', long: ['batch-check=?', 'batch=?', 'follow-symlinks', 'allow-unknown-type', 'use-mailmap', 'no-use-mailmap'], refused: { '--textconv': RUNS, '--filters': RUNS, '--batch-command': 'takes commands on stdin' } } },
+  // `hash-object FILE` prints the name a file would have; `-w` writes the object, `--stdin-paths` takes the paths from stdin
+  'hash-object': { table: { short: 't:', long: ['no-filters', 'literally', 'path=', 'stdin'], refused: { '-w': 'writes an object into the repository', '--stdin-paths': 'takes the paths to read from stdin' } } },
   'merge-base': { table: { short: 'a', long: ['all', 'octopus', 'independent', 'is-ancestor', 'fork-point'] } },
   'show-ref': { table: { short: 'dsq', long: ['head', 'heads', 'tags', 'branches', 'dereference', 'hash=?', 'abbrev=?', 'verify', 'quiet', 'exists'] } },
   'for-each-ref': { table: { long: ['count=', 'shell', 'perl', 'python', 'tcl', 'exclude=', 'include-root-refs', ...REFS_FILTER] } },
@@ -135,6 +137,7 @@ function judgeSub(name: string, rest: readonly Word[], shown = name): string | n
  */
 function gitStdin(sub: string, rest: readonly Word[]): boolean {
   if (sub === 'cat-file') return rest.some((w) => w.text.startsWith('--batch'));
+  if (sub === 'hash-object') return rest.some((w) => w.text === '--stdin');
   // `git grep -f -` (patterns) and `git blame --contents -` (the file's text) read it too
   const dash = rest.some((w, k) => w.text === '-f-' || w.text === '--contents=-' || (w.text === '-' && ['-f', '--contents'].includes(rest[k - 1]?.text ?? '')));
   if (dash) return true;
