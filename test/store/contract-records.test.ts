@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FileRunRecords, RunLayout, type ManifestRow, type RunRecords } from '../../src/state/index.js';
+import pg from 'pg';
+import { FileRunRecords, RunLayout, StateCorrupt, type ManifestRow, type RunRecords } from '../../src/state/index.js';
 import { PostgresRunRecords } from '../../src/store/postgres/index.js';
 import { PG_SKIP, dropDatabases, freshDatabase } from '../helpers/pg.js';
 
@@ -182,6 +183,30 @@ describe('PostgreSQL records beyond the files', { skip: PG_SKIP }, () => {
     assert.equal(d!.woke, 39);
     assert.equal((await writers[0]!.readRows()).length, 40);
     for (const w of writers) w.close();
+  });
+
+  test('a manifest row flower did not write is skipped by a run, and named by a read-only command (strict)', async () => {
+    const url = await freshDatabase('bad');
+    const r = await new PostgresRunRecords(url, 'p').open();
+    await r.upsertRows('r1', [row('确认需求', { run: 'r1' })]);
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    // one row that is not JSON, one that is JSON but not a row
+    await c.query(
+      `INSERT INTO flower.manifest(run, idx, project, step, started_at, row) VALUES ('r2', 0, 'p', 'x', '2026-12-01T09:00:00Z', '{"step":'), ('r2', 1, 'p', 'y', '2026-12-01T09:00:01Z', '{"step":"y"}')`,
+    );
+    await c.end();
+    assert.deepEqual(
+      (await r.readRows()).map((x) => x.step),
+      ['确认需求'],
+    );
+    await assert.rejects(r.readRows({ strict: true }), (e: unknown) => {
+      assert.ok(StateCorrupt.is(e));
+      assert.equal((e as StateCorrupt).code, 'state-corrupt');
+      assert.match((e as Error).message, /flower\.manifest row r2#0 .*not JSON/);
+      return true;
+    });
+    r.close();
   });
 
   test('--new: the lineage goes to lineage.json in the archive folder and the project starts from zero', async () => {

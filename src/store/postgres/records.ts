@@ -8,8 +8,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import { writeJsonAtomic, processStartTime } from '../../state/index.js';
-import type { AcquireOptions, LineageRecord, LockHolder, ManifestRow, NoticeSink, RunInbox, RunLockResult, RunRecords } from '../../state/index.js';
+import { manifestRowSchema, StateCorrupt, writeJsonAtomic, processStartTime } from '../../state/index.js';
+import type {
+  AcquireOptions,
+  LineageRecord,
+  LockHolder,
+  ManifestRow,
+  NoticeSink,
+  ReadOptions,
+  RunInbox,
+  RunLockResult,
+  RunRecords,
+} from '../../state/index.js';
 import { asPgStoreError } from './errors.js';
 import { acquirePool, inTransaction, releasePool, retryOnLoss, withClient, redactUrl, type SharedPool } from './pool.js';
 import { PostgresInbox } from './inbox.js';
@@ -94,7 +104,8 @@ export class PostgresRunRecords implements RunRecords {
     return out;
   }
 
-  async readLineage(workspace: string, _o?: { onNotice?: NoticeSink; keep?: boolean }): Promise<LineageRecord | null> {
+  // `strict` has nothing to add here: lineage rows are typed columns, so a damaged one cannot be read at all
+  async readLineage(workspace: string, _o?: { onNotice?: NoticeSink; keep?: boolean } & ReadOptions): Promise<LineageRecord | null> {
     const d = await this.patient(() => withClient(this.shared, (c) => this.read(c)));
     return d ? this.record(workspace, d) : null;
   }
@@ -166,23 +177,28 @@ export class PostgresRunRecords implements RunRecords {
     );
   }
 
-  async readRows(): Promise<ManifestRow[]> {
+  /**
+   * Every row of this project, oldest first. A row that is not JSON or not a manifest row (written by
+   * hand, or by another program) is skipped — unless `strict` (a read-only command): then it throws a
+   * `StateCorrupt` naming the table and the row, so `flower status` reports the damage instead of
+   * showing fewer steps than ran.
+   */
+  async readRows(o: ReadOptions = {}): Promise<ManifestRow[]> {
     const r = await this.patient(() =>
       withClient(this.shared, (c) =>
-        c.query<{ row: string }>({
-          name: 'flower_manifest_get',
-          text: 'SELECT row FROM flower.manifest WHERE project = $1 ORDER BY started_at, run, idx',
+        c.query<{ run: string; idx: number; row: string }>({
+          name: 'flower_manifest_get_keyed',
+          text: 'SELECT run, idx, row FROM flower.manifest WHERE project = $1 ORDER BY started_at, run, idx',
           values: [this.project],
         }),
       ),
     );
     const out: ManifestRow[] = [];
-    for (const { row } of r.rows) {
-      try {
-        out.push(JSON.parse(row) as ManifestRow);
-      } catch {
-        /* not ours to fix: skipped, like a damaged file */
-      }
+    for (const { run, idx, row } of r.rows) {
+      const parsed = parseRow(row);
+      if (parsed.ok) out.push(parsed.row);
+      else if (o.strict)
+        throw new StateCorrupt('state-corrupt', `flower.manifest row ${run}#${idx} in ${this.where} is damaged: ${parsed.reason}`, { path: this.where });
     }
     return out;
   }
@@ -268,4 +284,16 @@ export class PostgresRunRecords implements RunRecords {
     this.closed = true;
     void releasePool(this.shared);
   }
+}
+
+function parseRow(row: string): { ok: true; row: ManifestRow } | { ok: false; reason: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(row);
+  } catch (e) {
+    return { ok: false, reason: `not JSON (${(e as Error).message})` };
+  }
+  const r = manifestRowSchema.safeParse(v);
+  if (!r.success) return { ok: false, reason: r.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; ') };
+  return { ok: true, row: r.data as ManifestRow };
 }
