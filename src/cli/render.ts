@@ -304,7 +304,7 @@ export class Renderer {
     const head = r.ok ? this.t.done : this.t.failed;
     const why = r.ok ? '' : ` · ${r.error ?? this.s.stepRejected}`;
     const secs = r.ended_at ? (Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000 : 0;
-    const label = /#/.test(r.step) ? ` ${r.step}` : '';
+    const label = /#/.test(r.step) ? ` ${this.s.step(r.step)}` : '';
     this.say(
       r.ok ? 'ok' : 'error',
       `${head.slice(0, 2)}`,
@@ -318,7 +318,7 @@ export class Renderer {
     this.say(
       'warn',
       '~ ',
-      `${this.s.notAccepted(r.step)} · ${this.t.turns(r.num_turns)} · $${money(r.cost_usd)} · ${clockDuration(secs)}${r.error ? ` · ${r.error}` : ''}`,
+      `${this.s.notAccepted(this.s.step(r.step))} · ${this.t.turns(r.num_turns)} · $${money(r.cost_usd)} · ${clockDuration(secs)}${r.error ? ` · ${r.error}` : ''}`,
     );
   }
 
