@@ -74,3 +74,8 @@ export function hangingLines(line: string, cols: number, hang = 2): string[] {
   const lead = /^\s*/.exec(line)![0];
   return wrapBlock(line.slice(lead.length), cols, lead, lead + ' '.repeat(hang), { hard: false });
 }
+
+/** Notes on stderr (`-v`'s configuration): one `. ` line each, wrapped at `cols` under a hanging indent. */
+export function noteLines(lines: readonly string[], cols: number): string {
+  return `${lines.flatMap((l) => hangingLines(`. ${l}`, cols, 2)).join('\n')}\n`;
+}
