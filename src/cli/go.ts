@@ -20,7 +20,8 @@ import { handOverOf } from './bequest.js';
 import { closing } from './ending.js';
 import { isAuthFailure, offerSetup } from './setup.js';
 import { TerminalSession } from './session.js';
-import { tokens } from './term.js';
+import { noteLines } from './screen/wrap.js';
+import { tokens, wrapWidth } from './term.js';
 
 export interface GoOptions {
   asks: number;
@@ -80,7 +81,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
   const lock = await lockFolder(rt, o, term, io);
-  if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
+  if (g.verbose) io.stderr.write(noteLines(rt.describeLines(), wrapWidth(io.stderr, io.env)));
   const channel = humanChannel(o, timeoutS, layout, lang);
   let refused = false;
   try {

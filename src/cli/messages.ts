@@ -98,23 +98,5 @@ export function messages(lang: Lang): Messages {
   return lang === 'zh' ? zh : en;
 }
 
-/** The seed's steps as a person reads them in English; the names themselves stay (files, manifest, lineage). */
-const STEP_EN: Record<string, string> = { 确认需求: 'clarify', 设定目标: 'set the goal', 干活: 'work', 旁路问答: 'aside' };
-
-/**
- * A step name for the screen: in English the seed's Chinese names are translated and kept beside the
- * translation (`干活·判定#2` → `work · judge #2 (干活·判定#2)`); a workflow's own step names are shown as
- * they are. Pure.
- */
-export function stepLabel(name: string, lang: Lang): string {
-  if (lang === 'zh') return name;
-  const m = /^(.*?)(?:·判定(?:#(\d+))?)?(?:#(\d+))?$/.exec(name);
-  const base = m?.[1] ?? name;
-  const label = STEP_EN[base] ?? base;
-  const judged = name.includes('·判定') ? ` · judge${m?.[2] ? ` #${m[2]}` : ''}` : '';
-  const retry = m?.[3] ? ` #${m[3]}` : '';
-  const shown = `${label}${judged}${retry}`;
-  // the seed's name stays visible beside the translation: it is what the files, the manifest and
-  // `flower log` call the step, and what a person greps for
-  return shown === name ? name : `${shown} (${name})`;
-}
+/** A step name for the screen (src/state/steps.ts owns the table). */
+export { stepLabel } from '../state/index.js';

@@ -4,7 +4,8 @@ import { CliExit, EXIT, type CliIO } from './io.js';
 import { rescueOnSignals } from './signals.js';
 import { security, type GlobalOptions } from './globals.js';
 import { resolvePlugins } from './skills.js';
-import { sanitize } from './term.js';
+import { noteLines } from './screen/wrap.js';
+import { sanitize, wrapWidth } from './term.js';
 
 const clean = (t: string): string => sanitize(t, { keepColour: false });
 
@@ -59,7 +60,7 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
   const named = rt.skills.discovery.plugins.map((p) => p.name);
   if (named.length) spec = spec.with({ plugins: named });
   const unhook = rescueOnSignals(rt);
-  if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
+  if (g.verbose) io.stderr.write(noteLines(rt.describeLines(), wrapWidth(io.stderr, io.env)));
   // handoffs and the model-mismatch warning change what the run costs and where it continues: always shown
   const onEvent = (e: FlowerEvent) => {
     if (g.json) {

@@ -10,7 +10,7 @@ import type { FlowerEvent, StepResult } from '../runtime/index.js';
 import type { Writable } from './io.js';
 import { messages, stepLabel, type Messages } from './messages.js';
 import { Palette, type Role } from './screen/palette.js';
-import { submissionLabel, toolLine } from './screen/names.js';
+import { commandLines, submissionLabel, toolLine } from './screen/names.js';
 import { screenTexts, type Outcome, type ScreenTexts } from './screen/texts.js';
 import { Screen } from './screen/tty.js';
 import { wrapBlock } from './screen/wrap.js';
@@ -201,7 +201,10 @@ export class Renderer {
     const tl = toolLine(e.tool ?? '', p.input, clean(e.text), this.s, { verbose: v });
     if (!tl) return;
     const lead = `${e.subagent ? '  | ' : ''}${tl.mark} `;
-    if (v) this.say(e.subagent ? 'worker' : tl.role, lead, tl.text);
+    const command = e.tool === 'Bash' && !e.subagent ? bashCommand(p.input) : '';
+    // the main thread's commands (a judge running the work) whole, wrapped: what was checked, exactly
+    if (command && !v) this.screen.print(commandLines(`${lead}Bash `, command, this.wrapAt, this.s).map((l) => this.palette.paint(tl.role, l)));
+    else if (v) this.say(e.subagent ? 'worker' : tl.role, lead, tl.text);
     else this.compact(e.subagent ? 'worker' : tl.role, `${lead}${tl.text}`);
   }
 
@@ -304,7 +307,7 @@ export class Renderer {
     const head = r.ok ? this.t.done : this.t.failed;
     const why = r.ok ? '' : ` · ${r.error ?? this.s.stepRejected}`;
     const secs = r.ended_at ? (Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000 : 0;
-    const label = /#/.test(r.step) ? ` ${r.step}` : '';
+    const label = /#/.test(r.step) ? ` ${this.s.step(r.step)}` : '';
     this.say(
       r.ok ? 'ok' : 'error',
       `${head.slice(0, 2)}`,
@@ -318,7 +321,7 @@ export class Renderer {
     this.say(
       'warn',
       '~ ',
-      `${this.s.notAccepted(r.step)} · ${this.t.turns(r.num_turns)} · $${money(r.cost_usd)} · ${clockDuration(secs)}${r.error ? ` · ${r.error}` : ''}`,
+      `${this.s.notAccepted(this.s.step(r.step))} · ${this.t.turns(r.num_turns)} · $${money(r.cost_usd)} · ${clockDuration(secs)}${r.error ? ` · ${r.error}` : ''}`,
     );
   }
 
@@ -329,6 +332,12 @@ export class Renderer {
   close(): void {
     this.screen.close();
   }
+}
+
+/** A Bash call's command, sanitized; '' when the input has none. */
+function bashCommand(input: unknown): string {
+  const c = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
+  return typeof c === 'string' ? clean(c) : '';
 }
 
 function isResult(v: unknown): v is StepResult {

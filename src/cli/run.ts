@@ -21,6 +21,8 @@ import { CliExit, EXIT, type CliIO } from './io.js';
 import { security, type GlobalOptions } from './globals.js';
 import { resolvePlugins } from './skills.js';
 import { TerminalSession } from './session.js';
+import { noteLines } from './screen/wrap.js';
+import { wrapWidth } from './term.js';
 
 function looksLikeWorkflow(v: unknown): v is Workflow {
   return typeof v === 'object' && v !== null && typeof (v as Workflow).run === 'function' && Array.isArray((v as Workflow).steps);
@@ -124,7 +126,7 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
     rt.close();
     throw e;
   }
-  if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
+  if (g.verbose) io.stderr.write(noteLines(rt.describeLines(), wrapWidth(io.stderr, io.env)));
   try {
     if (o.new) {
       const dir = await (await Lineage.open(rt.records, rt.workspace)).archive(layout.archive, [layout.brief, layout.goal]);

@@ -18,7 +18,9 @@ import { locate } from './locate.js';
 import { refusing } from './refuse.js';
 import type { GlobalOptions } from './globals.js';
 import { usageTexts } from './usage.js';
-import { clockDuration, money, sanitize, tokens } from './term.js';
+import { stepLabel } from './messages.js';
+import { hangingLines } from './screen/wrap.js';
+import { clockDuration, money, sanitize, tokens, wrapWidth } from './term.js';
 
 export interface StatusReport {
   workspace: string;
@@ -165,7 +167,9 @@ async function statusCommand(o: { json?: boolean }, g: GlobalOptions, io: CliIO)
       `  ${zh ? `目标 ${s.goal.checks} 条` : `goal: ${s.goal.checks} checks`}${s.goal.unverifiable ? (zh ? `,其中 ${s.goal.unverifiable} 条此环境无法验证` : `, ${s.goal.unverifiable} not verifiable here`) : ''} (${s.goal.path})`,
     );
   if (s.woke) out.push(`  ${zh ? `已唤醒 ${s.woke} 次,下次是第 ${s.woke + 1} 次` : `woken ${s.woke} times; the next run is wake #${s.woke + 1}`}`);
-  for (const st of s.steps) out.push(`  ${one(st.step)} -> ${one(st.session)}${st.context ? ` · ${zh ? '上下文' : 'context'} ${tokens(st.context)}` : ''}`);
+  const lang = zh ? 'zh' : 'en';
+  for (const st of s.steps)
+    out.push(`  ${one(stepLabel(st.step, lang))} -> ${one(st.session)}${st.context ? ` · ${zh ? '上下文' : 'context'} ${tokens(st.context)}` : ''}`);
   for (const h of s.handoffs) out.push(`  # ${one(h)}`);
   if (s.skills.length) out.push(`  ${zh ? '技能' : 'skills'}: ${one(s.skills.map((x) => `${x.name} (${x.source})`).join(', '))}`);
   for (const p of s.plugins)
@@ -177,13 +181,16 @@ async function statusCommand(o: { json?: boolean }, g: GlobalOptions, io: CliIO)
   if (s.runs.length) {
     const last = s.runs.at(-1)!;
     out.push(
-      `  ${zh ? '最近一次' : 'last run'} ${one(last.run)}: ${last.rows} ${zh ? '行' : 'rows'}, $${money(last.cost_usd)}, ${last.ok ? 'ok' : zh ? '有失败' : 'had failures'}, ${zh ? '最后一步' : 'last step'} ${one(last.last_step)}`,
+      `  ${zh ? '最近一次' : 'last run'} ${one(last.run)}: ${last.rows} ${zh ? '行' : 'rows'}, $${money(last.cost_usd)}, ${last.ok ? 'ok' : zh ? '有失败' : 'had failures'}, ${zh ? '最后一步' : 'last step'} ${one(stepLabel(last.last_step, lang))}`,
     );
     if (s.verdict)
-      out.push(`  ${zh ? '最近判定' : 'last verdict'}: ${verdictText(s.verdict, zh)} (${one(s.verdict.step)}, ${zh ? '运行' : 'run'} ${one(s.verdict.run)})`);
+      out.push(
+        `  ${zh ? '最近判定' : 'last verdict'}: ${verdictText(s.verdict, zh)} (${one(stepLabel(s.verdict.step, lang))}, ${zh ? '运行' : 'run'} ${one(s.verdict.run)})`,
+      );
     out.push(`  ${zh ? '这里总共花了' : 'spent here in all'} $${money(s.total_cost_usd)} ${zh ? `(${s.runs.length} 次运行)` : `over ${s.runs.length} runs`}`);
   }
-  io.stdout.write(`${out.join('\n')}\n`);
+  const cols = wrapWidth(io.stdout, io.env);
+  io.stdout.write(`${out.flatMap((l) => hangingLines(l, cols, 2)).join('\n')}\n`);
   return EXIT.ok;
 }
 
@@ -223,6 +230,7 @@ async function logCommand(o: { limit: number; json?: boolean }, g: GlobalOptions
   const zh = detectLang(io.env) === 'zh';
   // the run id column: rows of one run read together, and `status` names runs by it
   const idWidth = Math.max(...rows.map((r) => one(r.run).length), 3);
+  const cols = wrapWidth(io.stdout, io.env);
   for (const r of rows) {
     const when = one(r.started_at).replace('T', ' ').slice(0, 19);
     const mark = r.ok ? '+' : 'x';
@@ -230,9 +238,8 @@ async function logCommand(o: { limit: number; json?: boolean }, g: GlobalOptions
       .filter(Boolean)
       .join(', ');
     const verdict = r.verdict ? ` · ${zh ? '判定' : 'verdict'} ${verdictText(r.verdict, zh)}` : '';
-    io.stdout.write(
-      `${when}  ${one(r.run).padEnd(idWidth)}  ${mark} ${one(r.step)}  $${money(Number(r.cost_usd) || 0)} · ${Number(r.num_turns) || 0} turns · ${clockDuration(Number(r.duration_s) || 0)} · ctx ${tokens(Number(r.context) || 0)}${verdict}${extra ? ` · ${extra}` : ''}${r.ok ? '' : ` · ${one((r.error ?? '').split('\n')[0])}`}\n`,
-    );
+    const line = `${when}  ${one(r.run).padEnd(idWidth)}  ${mark} ${one(stepLabel(r.step, zh ? 'zh' : 'en'))}  $${money(Number(r.cost_usd) || 0)} · ${Number(r.num_turns) || 0} turns · ${clockDuration(Number(r.duration_s) || 0)} · ctx ${tokens(Number(r.context) || 0)}${verdict}${extra ? ` · ${extra}` : ''}${r.ok ? '' : ` · ${one((r.error ?? '').split('\n')[0])}`}`;
+    io.stdout.write(`${hangingLines(line, cols, 4).join('\n')}\n`);
   }
   return EXIT.ok;
 }

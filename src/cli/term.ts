@@ -43,9 +43,14 @@ export function charWidth(cp: number): number {
   return 1;
 }
 
-/** Display columns of a (sanitized) string (string-width: East-Asian wide, emoji, combining marks); SGR takes no room. */
+/**
+ * Display columns of a (sanitized) string (string-width: East-Asian wide, emoji, combining marks); SGR takes no room.
+ * The one measure flower lays lines out with. Ambiguous-width characters (— … · “ ”) count 2, as the spec
+ * says (continuity-workflow-ui.md §2.3): whether they take one column or two is the terminal's choice
+ * (East-Asian terminals and zh locales draw them wide), and a line measured wide never overflows either way.
+ */
 export function width(text: string): number {
-  return stringWidth(text);
+  return stringWidth(text, { ambiguousIsNarrow: false });
 }
 
 /** Cut to `cols` display columns, ending in `...` (and a colour reset if colours were open). */
@@ -63,7 +68,7 @@ export function fit(text: string, cols: number): string {
       continue;
     }
     for (const ch of part) {
-      const cw = stringWidth(ch);
+      const cw = width(ch);
       if (w + cw > cols - 3) return out + '...' + (coloured ? '\x1b[0m' : '');
       out += ch;
       w += cw;
@@ -75,6 +80,17 @@ export function fit(text: string, cols: number): string {
 /** Width flower draws at: between 40 and 110 columns. */
 export function screenWidth(columns: number | undefined): number {
   return Math.max(40, Math.min(columns ?? 80, 110));
+}
+
+/**
+ * Where a command's own lines (status, log, the demo) wrap: the terminal's width on a terminal
+ * (`COLUMNS` when the stream does not say), 0 — whole lines — in a pipe or a file unless `COLUMNS` is set.
+ */
+export function wrapWidth(out: { isTTY?: boolean; columns?: number }, env: Record<string, string | undefined>): number {
+  const set = Number(env.COLUMNS);
+  const columns = Number.isInteger(set) && set > 0 ? set : undefined;
+  if (out.isTTY) return screenWidth(out.columns ?? columns);
+  return columns ? screenWidth(columns) : 0;
 }
 
 /** `== name ======  i/total  <tag>` filling the line. */

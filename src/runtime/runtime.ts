@@ -98,10 +98,14 @@ export class Runtime {
   }
 
   /**
-   * The effective configuration in one line, secrets masked (first 4 characters and the length):
-   * what `-v` prints, so "which gateway / key / window is this using?" has an answer.
+   * The effective configuration, secrets masked (first 4 characters and the length): what `-v` prints,
+   * so "which gateway / key / window is this using?" has an answer — one labelled line per setting.
    */
   describe(): string {
+    return this.describeLines().join('\n. ');
+  }
+
+  describeLines(): string[] {
     return describeRuntime({
       env: this.ctx.resolved.env,
       hand: this.hand,

@@ -199,21 +199,26 @@ export interface Description {
 }
 
 /**
- * The effective configuration in one line, secrets masked (first 4 characters and the length):
- * what `-v` prints, so "which gateway / key / window is this using?" has an answer.
+ * The effective configuration, one labelled line per setting (so each fits a narrow screen), secrets
+ * masked (first 4 characters and the length): what `-v` prints, so "which gateway / key / window is
+ * this using?" has an answer.
  */
-export function describeRuntime(d: Description): string {
+export function describeRuntime(d: Description): string[] {
   const e = d.env;
   const cred = e.ANTHROPIC_API_KEY ? `ANTHROPIC_API_KEY ${maskSecret(e.ANTHROPIC_API_KEY)}` : `ANTHROPIC_AUTH_TOKEN ${maskSecret(e.ANTHROPIC_AUTH_TOKEN)}`;
   const t = thresholds(d.hand);
-  const handoff = d.hand.enabled ? `window ${d.hand.window} (hand off at ${t.at})` : 'handoff off';
+  const handoff = d.hand.enabled ? `window ${d.hand.window} (hand off at ${t.at})` : 'off';
   const files = d.read.length ? d.read.join(', ') : 'none';
-  const ignored = d.ignored.map((x) => `\n. ignored in ${x.file} (not flower's settings): ${x.names.join(', ')}`).join('');
-  const walls = `\n. tools write only: ${d.writable.join(', ')}; commands never see: ${d.secretNames.join(', ')}`;
-  return (
-    `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} · model ${e.ANTHROPIC_MODEL || '(default)'} · ${cred} · ${handoff} · ${d.store} · .env files read: ${files}` +
-    ignored +
-    walls +
-    (d.skills.length ? d.skills.map((l) => `\n. ${l}`).join('') : '')
-  );
+  return [
+    `endpoint ${e.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'}`,
+    `model ${e.ANTHROPIC_MODEL || '(default)'}`,
+    `credential ${cred}`,
+    `handoff ${handoff}`,
+    d.store,
+    `.env files read: ${files}`,
+    ...d.ignored.map((x) => `ignored in ${x.file} (not flower's settings): ${x.names.join(', ')}`),
+    `tools write only: ${d.writable.join(', ')}`,
+    `commands never see: ${d.secretNames.join(', ')}`,
+    ...d.skills,
+  ];
 }

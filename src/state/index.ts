@@ -44,3 +44,4 @@ export type { LockHolder, RunLockHeld, RunLockResult, AcquireOptions } from './r
 export { FileInbox, newItemId, INBOX_POLL_MS } from './inbox.js';
 export { INBOX_VERSION, ITEM_SCHEMAS, WAITING_SCHEMAS, OUTCOME_SCHEMAS, parseItem, parseOutcome, parseWaiting } from './inbox-format.js';
 export type { RunInbox, InboxItem, InboxItemBody, InboxKind, InboxNotice, InboxOutcome, ItemState, WaitingQuestion, WaitingSet } from './inbox-format.js';
+export { SEED_STEPS, JUDGE_MARK, judgeStepName, stepLabel } from './steps.js';

@@ -5,7 +5,7 @@
  * workspace's brief, goal checklist and Q&A log.
  */
 import { Goal, Handoff, HANDOFF_NAMES, HANDOFF_SECTIONS, Verdict } from '../docs/index.js';
-import { safeStepName } from '../state/index.js';
+import { JUDGE_MARK, SEED_STEPS, safeStepName, stepLabel } from '../state/index.js';
 import { curveSvg } from './curve.js';
 import type { NoteFile, Snapshot, UiRow } from './source.js';
 import { href, type PageContext } from './layout.js';
@@ -33,8 +33,8 @@ export interface RunGroup {
   wake: number;
 }
 
-const JUDGE = /·判定#\d+$/;
-const STARTER_STEPS = new Set(['确认需求', '设定目标']);
+const JUDGE = new RegExp(`${JUDGE_MARK}#\\d+$`);
+const STARTER_STEPS = new Set<string>([SEED_STEPS.clarify, SEED_STEPS.goal]);
 
 export const isJudge = (step: string): boolean => JUDGE.test(step);
 /** A work step: anything but the starter's clarify and goal steps and the judges. */
@@ -124,7 +124,7 @@ function stepRow(ctx: PageContext, r: UiRow, i: RunsInput, handoffs: Readonly<Re
   const failure = r.failure ? `${r.failure.kind}: ${r.failure.message}` : (r.error ?? '');
   const sess = sid ? `<a class="session" href="${esc(href(ctx, `/session/${encodeURIComponent(sid)}`))}"><code>${esc(sid.slice(0, 8))}</code></a>` : '–';
   const head = `<tr class="step ${r.ok ? 'ok' : 'failed'}" data-step="${esc(r.step)}">
-<td class="name">${esc(r.step)}</td><td class="status">${r.ok ? 'ok' : r.ended_at ? 'failed' : live ? 'running' : 'stopped'}${r.failure ? ` <span class="kind">${esc(r.failure.kind)}</span>` : ''}</td>
+<td class="name">${esc(stepLabel(r.step, 'en'))}</td><td class="status">${r.ok ? 'ok' : r.ended_at ? 'failed' : live ? 'running' : 'stopped'}${r.failure ? ` <span class="kind">${esc(r.failure.kind)}</span>` : ''}</td>
 <td class="cost">${money(r.cost_usd)}</td><td class="turns">${r.num_turns}</td><td class="dur">${duration(r.duration_s)}</td>
 <td class="ctx">${tokens(r.context)}</td><td>${sess}</td></tr>`;
   const extra: string[] = [];

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { width } from '../../src/cli/term.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { cli, project, readJson, testEnv, transcriptOf, type Project } from '../helpers/e2e.js';
 
@@ -195,11 +196,16 @@ test('-v prints the effective configuration with the key masked, never the key i
   const p = project('verbose');
   sim.reset();
   sim.enqueue({ type: 'text', text: 'ok' });
-  const env = { ...testEnv(p, sim.url), ANTHROPIC_API_KEY: 'sk-ant-very-secret-value' };
+  const env = { ...testEnv(p, sim.url), ANTHROPIC_API_KEY: 'sk-ant-very-secret-value', COLUMNS: '60' };
   const r = await cli(['once', 'hi', '-v', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env });
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, new RegExp(`endpoint ${sim.url.replace(/[.]/g, '\\.')}`));
-  assert.match(r.stderr, /ANTHROPIC_API_KEY sk-a… \(24 chars\)/);
+  assert.match(r.stderr, new RegExp(`^\\. endpoint ${sim.url.replace(/[.]/g, '\\.')}$`, 'm'));
+  assert.match(r.stderr, /^\. credential ANTHROPIC_API_KEY sk-a… \(24 chars\)$/m);
+  // one labelled line per setting, each fitting 60 columns (a lone long path may stand wider, whole)
+  for (const label of ['model', 'handoff', 'store', '.env files read:', 'tools write only:', 'commands never see:']) {
+    assert.match(r.stderr, new RegExp(`^\\. ${label.replace(/[.]/g, '\\.')} `, 'm'), label);
+  }
+  for (const l of r.stderr.split('\n')) assert.ok(width(l) <= 60 || !/\s/.test(l.trim()), `${width(l)}: ${l}`);
   assert.doesNotMatch(r.stderr + r.stdout, /very-secret/);
   for (const f of ['manifest.json']) assert.doesNotMatch(fs.readFileSync(path.join(p.runs, f), 'utf8'), /very-secret/);
 });

@@ -141,9 +141,12 @@ test("one judgement, one line: the closing verdict is not repeated under the ste
 
 test('the live line: spinner, step, context, cost, elapsed; "waiting for you" while a question waits; never wider than the screen', () => {
   const s = { ...newLiveState(0), step: '干活', context: 12_300, cost: 0.5, pendingCost: 0.0123 };
-  assert.equal(liveLine(s, 65_000, 80, en), '| 干活 · ctx 12.3K · $0.5123 · 1:05 · quiet 1:05');
+  // the seed's step in English, with its name beside it; in Chinese as it is
+  assert.equal(liveLine(s, 65_000, 80, en), '| work (干活) · ctx 12.3K · $0.5123 · 1:05 · quiet 1:05');
+  assert.equal(liveLine(s, 65_000, 80, screenTexts('zh')), '| 干活 · 上下文 12.3K · $0.5123 · 1:05 · 安静 1:05');
+  assert.equal(liveLine({ ...s, step: '干活·判定#2' }, 65_000, 80, en), '| work · judge #2 (干活·判定#2) · ctx 12.3K · $0.5123 · 1:05 · quiet 1:05');
   s.waiting = true;
-  assert.match(liveLine(s, 65_250, 80, en), /^\/ 干活 .* · waiting for you$/);
+  assert.match(liveLine(s, 65_250, 80, en), /^\/ work \(干活\) .* · waiting for you$/);
   for (const cols of [20, 40]) assert.ok(width(liveLine(s, 65_000, cols, en)) <= cols - 1);
 });
 

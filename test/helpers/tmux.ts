@@ -41,6 +41,12 @@ export class Pane {
     return stdout;
   }
 
+  /** The whole pane with its scrollback, rows the terminal wrapped joined again: the lines as the program wrote them. */
+  async joined(): Promise<string> {
+    const { stdout } = await run('tmux', ['-S', this.sock, 'capture-pane', '-p', '-J', '-S', '-'], { maxBuffer: 1 << 24 });
+    return stdout;
+  }
+
   /** The visible rows only (where the footer lives). */
   async visible(): Promise<string> {
     const { stdout } = await run('tmux', ['-S', this.sock, 'capture-pane', '-p']);

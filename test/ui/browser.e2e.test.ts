@@ -93,8 +93,15 @@ test("the landing page shows the run, its steps, the verdict, costs and the work
   const [id1] = runIds(p.runs);
   const run = page.locator(`section.run[data-run="${id1}"]`);
   assert.equal(await run.locator('.run-id').innerText(), id1);
-  for (const step of ['确认需求', '设定目标', '干活', '干活·判定#1']) {
-    assert.equal(await run.locator(`tr.step[data-step="${step}"] td.name`).innerText(), step);
+  // the page is English: the seed's names read translated, the name itself beside it
+  const shown: Record<string, string> = {
+    确认需求: 'clarify (确认需求)',
+    设定目标: 'set the goal (设定目标)',
+    干活: 'work (干活)',
+    '干活·判定#1': 'work · judge #1 (干活·判定#1)',
+  };
+  for (const [step, name] of Object.entries(shown)) {
+    assert.equal(await run.locator(`tr.step[data-step="${step}"] td.name`).innerText(), name);
   }
   assert.match(await run.locator('.verdict .outcome').innerText(), /verdict: achieved/);
   assert.match(await run.locator('.run-cost').innerText(), /^\$\d+\.\d\d$/);

@@ -63,6 +63,9 @@ test("the landing page shows the run, its steps, the verdict with evidence, cost
   const id = rows(p.runs)[0]!.run;
   assert.match(html, new RegExp(`<span class="run-id">${id}</span>`));
   for (const step of ['确认需求', '设定目标', '干活', '干活·判定#1']) assert.ok(html.includes(`data-step="${step}"`), step);
+  // the name a person reads: the seed's translated (the page is English), the name itself beside it
+  assert.match(html, /data-step="确认需求">\s*<td class="name">clarify \(确认需求\)<\/td>/);
+  assert.match(html, /data-step="干活·判定#1">\s*<td class="name">work · judge #1 \(干活·判定#1\)<\/td>/);
   assert.match(html, /verdict: achieved (\d+)\/\1</, 'all checks passed, counted');
   assert.match(html, /class="evidence">— node md2html\.mjs sample\.md 输出/, 'per-check evidence from the judge');
   assert.match(html, /class="run-cost">\$\d+\.\d\d/);

@@ -13,6 +13,8 @@ import { RunLayout } from '../../state/index.js';
 import { go, type GoOptions } from '../go.js';
 import { EXIT, type CliIO } from '../io.js';
 import type { GlobalOptions } from '../globals.js';
+import { hangingLines } from '../screen/wrap.js';
+import { wrapWidth } from '../term.js';
 import { firstRun, wakeRun } from './scenario.js';
 
 export interface DemoOptions {
@@ -84,17 +86,31 @@ export function selfCommand(env: Record<string, string | undefined>): string {
   return `node ${sh(mine ?? bin)}`;
 }
 
+/**
+ * The demo's own lines: wrapped between words at the terminal's width (src/cli/term.ts `wrapWidth`);
+ * with --json every line is a JSON object on stdout, the demo's own lines as notes like the run's.
+ */
+function sayer(g: GlobalOptions, io: CliIO): (s: string) => void {
+  const cols = wrapWidth(io.stdout, io.env);
+  return (s: string) => {
+    if (!g.json)
+      io.stdout.write(
+        `${s
+          .split('\n')
+          .flatMap((l) => hangingLines(l, cols, 2))
+          .join('\n')}\n`,
+      );
+    else if (s.trim()) io.stdout.write(`${JSON.stringify({ t: new Date().toISOString(), kind: 'note', text: s.trim() })}\n`);
+  };
+}
+
 export async function demo(o: DemoOptions, g: GlobalOptions, io: CliIO): Promise<number> {
   const dir = o.dir ? path.resolve(io.cwd ?? process.cwd(), o.dir) : fs.mkdtempSync(path.join(os.tmpdir(), 'flower-demo-'));
   fs.mkdirSync(dir, { recursive: true });
   const sim = await startSim({ port: 0, onUnexpected: 'error' });
   const lang = detectLang(io.env);
   const t = TEXT[lang];
-  // --json: every line is a JSON object on stdout, the demo's own lines as notes like the run's
-  const say = (s: string) => {
-    if (!g.json) io.stdout.write(`${s}\n`);
-    else if (s.trim()) io.stdout.write(`${JSON.stringify({ t: new Date().toISOString(), kind: 'note', text: s.trim() })}\n`);
-  };
+  const say = sayer(g, io);
   try {
     // only the scripted model: a real key in the environment or a .env must not travel anywhere
     const env: Record<string, string | undefined> = {

@@ -32,7 +32,7 @@ export function newLiveState(now = Date.now()): LiveState {
 /** `| 干活 · ctx 12.3K · $0.0123 · 1:05 · quiet 0:40` — cut from the right to fit `cols - 1`. */
 export function liveLine(s: LiveState, now: number, cols: number, t: ScreenTexts): string {
   const frame = SPINNER[Math.floor(now / 250) % SPINNER.length]!;
-  const parts = [s.step || '…'];
+  const parts = [s.step ? t.step(s.step) : '…'];
   if (s.context > 0) parts.push(`${t.ctx} ${tokens(s.context)}`);
   parts.push(`$${money(s.cost + s.pendingCost)}${s.cap !== undefined ? ` / $${money(s.cap)}` : ''}`);
   parts.push(clockDuration((now - s.startedAt) / 1000));

@@ -6,6 +6,7 @@
  */
 import type { Role } from './palette.js';
 import type { ScreenTexts } from './texts.js';
+import { width, wrapBlock } from './wrap.js';
 
 export interface ToolLine {
   mark: string;
@@ -63,4 +64,20 @@ export function toolLine(tool: string, input: unknown, text: string, t: ScreenTe
 export function submissionLabel(tool: string, t: ScreenTexts): string | null {
   const m = /^submit_(brief|goal|verdict|handoff)$/.exec(humanTool(tool) ?? '');
   return m ? t.docName[m[1] as 'brief' | 'goal' | 'verdict' | 'handoff'] : null;
+}
+
+/** How many lines of a shell command the screen shows before it says how many more there are. */
+export const COMMAND_LINES = 6;
+
+/**
+ * A shell command as a person reads it (a judge running the work, the coordinator checking it): whole,
+ * wrapped at `cols` (0: its own lines) under `first` (`* Bash `), continuation lines under the command's
+ * start — never cut with `...`. A long one (a heredoc, a script) shows its first `max` lines and then
+ * how many more there are.
+ */
+export function commandLines(first: string, command: string, cols: number, t: ScreenTexts, max = COMMAND_LINES): string[] {
+  const pad = ' '.repeat(width(first));
+  const lines = wrapBlock(command, cols, first, pad);
+  if (lines.length <= max) return lines;
+  return [...lines.slice(0, max), `${pad}${t.moreLines(lines.length - max)}`];
 }

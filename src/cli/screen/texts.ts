@@ -3,6 +3,7 @@
  * live line and the input prompt. (messages.ts keeps the older lines; these are the screen's own.)
  */
 import type { Lang } from '../../config/index.js';
+import { stepLabel } from '../../state/index.js';
 
 export type Outcome = 'achieved' | 'not_yet' | 'unreachable' | '';
 
@@ -34,6 +35,9 @@ const zh = {
   stepRejected: '结果没通过检查',
   notAccepted: (step: string) => `${step} 没通过,再来一轮`,
   lastVerdict: (o: string, passed: number, total: number) => `最近判定:${o}${total ? ` ${passed}/${total}` : ''}`,
+  /** a step's name on screen (src/state/steps.ts) */
+  step: (name: string) => stepLabel(name, 'zh'),
+  moreLines: (n: number) => `… 还有 ${n} 行`,
 } as const;
 
 type Catalog = { [K in keyof typeof zh]: (typeof zh)[K] extends string ? string : (typeof zh)[K] };
@@ -66,6 +70,8 @@ const en: Catalog = {
   stepRejected: 'the result did not pass its check',
   notAccepted: (step: string) => `${step} not accepted; another round`,
   lastVerdict: (o: string, passed: number, total: number) => `last verdict: ${o}${total ? ` ${passed}/${total}` : ''}`,
+  step: (name: string) => stepLabel(name, 'en'),
+  moreLines: (n: number) => `… ${n} more ${n === 1 ? 'line' : 'lines'}`,
 };
 
 export type ScreenTexts = Catalog;

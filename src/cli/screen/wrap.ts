@@ -1,21 +1,39 @@
 /**
- * Wrapping by display columns (CJK and full-width count 2, via string-width) with a hanging indent:
+ * Wrapping by display columns (CJK, full-width and ambiguous-width count 2: term.ts `width`) with a hanging indent:
  * the first line carries the speaker's mark (`? `, `  | `, `* `), the rest line up under its text.
  * Nothing is cut: a word longer than the line (a URL, a path) is broken hard, never dropped.
  * Input is plain text (already sanitized, no escapes); colour is applied per line afterwards, so
  * every line on screen is complete on its own.
  */
-import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
+import { width } from '../term.js';
 
-export const width = (s: string): number => stringWidth(s);
+export { width };
 
 // a line should not begin with closing punctuation (kinsoku): it moves up to the line before
 const CLOSING = /^[，。、；：！？）】」』》〉”’,.;:!?)\]}]/u;
 
+// a line that is one word (a path, a URL) with `hard: false`: it may be wider than the line, whole
+const oneWord = (line: string): boolean => !/\s/.test(line.trim());
+
+/**
+ * wrap-ansi breaks at word boundaries but measures ambiguous-width characters as one column, flower's
+ * measure (term.ts `width`) as two: where a line comes out wider by flower's measure, the paragraph is
+ * wrapped again a little narrower, until every line fits (or is a single word kept whole).
+ */
+function fitted(text: string, cols: number, hard: boolean): string[] {
+  let at = Math.max(1, cols);
+  for (;;) {
+    const out = wrapAnsi(text, at, { hard, trim: true, wordWrap: true }).split('\n');
+    const over = Math.max(0, ...out.filter((l) => hard || !oneWord(l)).map((l) => width(l) - cols));
+    if (over === 0 || at === 1) return out;
+    at = Math.max(1, at - over);
+  }
+}
+
 function wrapOne(text: string, cols: number, hard: boolean): string[] {
   if (text === '') return [''];
-  const out = wrapAnsi(text, Math.max(1, cols), { hard, trim: true, wordWrap: true }).split('\n');
+  const out = fitted(text, cols, hard);
   for (let i = 1; i < out.length; i++) {
     const m = CLOSING.exec(out[i]!);
     if (m && out[i - 1] !== '') {
@@ -44,4 +62,20 @@ export function wrapBlock(text: string, cols: number, first = '', rest?: string,
   }
   if (lines.length === 0 && first.trim()) lines.push(first.trimEnd());
   return lines;
+}
+
+/**
+ * A command's own line (status, log, the demo) at `cols` columns (0: as it is): broken only between
+ * words, continuation lines indented `hang` columns past the line's own indent; a word wider than the
+ * line (a long path) stays whole on a line of its own.
+ */
+export function hangingLines(line: string, cols: number, hang = 2): string[] {
+  if (cols <= 0 || width(line) <= cols) return [line];
+  const lead = /^\s*/.exec(line)![0];
+  return wrapBlock(line.slice(lead.length), cols, lead, lead + ' '.repeat(hang), { hard: false });
+}
+
+/** Notes on stderr (`-v`'s configuration): one `. ` line each, wrapped at `cols` under a hanging indent. */
+export function noteLines(lines: readonly string[], cols: number): string {
+  return `${lines.flatMap((l) => hangingLines(`. ${l}`, cols, 2)).join('\n')}\n`;
 }

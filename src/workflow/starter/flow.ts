@@ -13,7 +13,7 @@ import { Brief, type Goal, WAKE_AMEND_LABEL } from '../../docs/index.js';
 import { HumanChannel } from '../../human/index.js';
 import { clarifier, coordinator, judge, worker } from '../../roles/index.js';
 import type { WorkflowContext } from '../context.js';
-import { RunLayout, type RunRecords } from '../../state/index.js';
+import { RunLayout, SEED_STEPS, type RunRecords } from '../../state/index.js';
 import { Lineage } from '../lineage.js';
 import { Step } from '../step.js';
 import { wakeState } from '../wake.js';
@@ -98,7 +98,7 @@ export async function starterFlow(ask: string, o: StarterOptions): Promise<Start
   const steps: Step[] = [clarifyOf(request, ch, briefPath, lang)];
   if (!o.clarifyOnly) {
     const useGoal = o.goal ?? true;
-    if (useGoal) steps.push(goalStep(judge('设定目标', { channel: ch, lang, submits: ['goal'] }), ch, { goalPath, alwaysSet: amended, lang }));
+    if (useGoal) steps.push(goalStep(judge(SEED_STEPS.goal, { channel: ch, lang, submits: ['goal'] }), ch, { goalPath, alwaysSet: amended, lang }));
     steps.push(workStep(o, { ch, lang, layout, remark, amended, useGoal }));
   }
   return { workflow: new Workflow(steps, { name: 'starter' }), channel: ch, waking, amended, archived, layout, briefPath, goalPath, notesDir: notes };
@@ -129,7 +129,7 @@ function defaultChannel(o: StarterOptions, lang: Lang, layout: RunLayout): FlowC
 /** 确认需求: the clarifier, from the request (or, on a wake, from its own session). */
 function clarifyOf(request: string, ch: FlowChannel, briefPath: string, lang: Lang): Step {
   return clarifyStep(
-    clarifier('确认需求', { channel: ch, lang }),
+    clarifier(SEED_STEPS.clarify, { channel: ch, lang }),
     ch,
     () => {
       // only reached when the clarify session cannot be resumed (it never reached the store) and no
@@ -169,8 +169,9 @@ function workStep(o: StarterOptions, w: WorkContext): Step {
       lang,
     }),
   };
-  const coord = coordinator('干活', o.instructions ?? '', workers, { channel: ch, lang });
-  const workPrompt = (ctx: WorkflowContext) => t.workPrompt(String(ctx['确认需求'] ?? t.noBrief), useGoal ? String(ctx['设定目标'] ?? t.noGoal) : '');
+  const coord = coordinator(SEED_STEPS.work, o.instructions ?? '', workers, { channel: ch, lang });
+  const workPrompt = (ctx: WorkflowContext) =>
+    t.workPrompt(String(ctx[SEED_STEPS.clarify] ?? t.noBrief), useGoal ? String(ctx[SEED_STEPS.goal] ?? t.noGoal) : '');
   const resumePrompt = (ctx: WorkflowContext) => {
     if (!remark) return t.wakeSilent;
     const goal = ctx[GOAL_KEY] as Goal | undefined;
@@ -178,7 +179,7 @@ function workStep(o: StarterOptions, w: WorkContext): Step {
     if (amended && goal?.complete()) parts.push(t.newChecklist(goal.promptBlock()));
     return parts.join('\n\n');
   };
-  const work = new Step('干活', coord, workPrompt, { resumePrompt });
+  const work = new Step(SEED_STEPS.work, coord, workPrompt, { resumePrompt });
   if (!useGoal) return work;
   return withGoal(work, judge('干活·判定', { channel: ch, canRun: o.judgeCanRun ?? false, lang, submits: ['verdict'] }), ch, {
     goalPath: w.layout.goal,

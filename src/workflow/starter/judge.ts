@@ -17,6 +17,7 @@ import { limitOf, type WorkflowContext, type WorkflowRuntime } from '../context.
 import { type Step, StepAbort } from '../step.js';
 import { texts } from './prompts.js';
 import { GOAL_KEY, ROUND_KEY, VERDICT_KEY, keptAside, type FlowChannel } from './steps.js';
+import { judgeStepName } from '../../state/index.js';
 
 export interface WithGoalOptions {
   goalPath: string;
@@ -137,7 +138,7 @@ export function withGoal(step: Step, judgeSpec: AgentSpec, channel: FlowChannel,
       judgeSpec,
       channel,
       t.judgePrompt(goalBlockFor(goal, o), r.text.trim() || t.noReply),
-      `${step.name}·判定#${n}`,
+      judgeStepName(step.name, n),
       checks,
       o.lang,
       ctx,

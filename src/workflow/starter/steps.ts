@@ -12,6 +12,7 @@ import { Brief, Goal, type Verdict, type Written } from '../../docs/index.js';
 import { event, type AgentSpec } from '../../runtime/index.js';
 import type { WorkflowContext } from '../context.js';
 import { Step } from '../step.js';
+import { SEED_STEPS } from '../../state/index.js';
 import { texts } from './prompts.js';
 
 export const BRIEF_KEY = '_brief';
@@ -60,7 +61,7 @@ export function keptAside(ctx: WorkflowContext, w: Written): void {
 }
 
 export function clarifyStep(spec: AgentSpec, channel: FlowChannel, ask: string | ((ctx: WorkflowContext) => string), o: ClarifyStepOptions): Step {
-  const name = o.name ?? '确认需求';
+  const name = o.name ?? SEED_STEPS.clarify;
   const t = texts(o.lang);
   return new Step(name, spec, (ctx) => t.clarifyPrompt(typeof ask === 'function' ? ask(ctx) : ask), {
     when: (ctx) => {
@@ -99,8 +100,8 @@ export interface GoalStepOptions {
 }
 
 export function goalStep(spec: AgentSpec, channel: FlowChannel, o: GoalStepOptions): Step {
-  const name = o.name ?? '设定目标';
-  const briefKey = o.briefKey ?? '确认需求';
+  const name = o.name ?? SEED_STEPS.goal;
+  const briefKey = o.briefKey ?? SEED_STEPS.clarify;
   const t = texts(o.lang);
   return new Step(name, spec, (ctx) => t.goalPrompt(typeof ctx[briefKey] === 'string' && ctx[briefKey] ? String(ctx[briefKey]) : t.noBrief), {
     when: (ctx) => {
