@@ -156,27 +156,24 @@ export class TerminalSession {
     if (e.kind === 'step') s.step = e.text;
     else if (e.step && e.kind !== 'result') s.step = e.step;
     if (!e.subagent && typeof e.context === 'number' && e.context > 0) s.context = e.context;
-    if (e.kind === 'result') s.pendingCost += Number(e.payload.cost_usd) || 0;
-    if (this.rt) {
-      const total = this.rt.totalCost();
-      if (total !== s.cost) {
-        s.cost = total;
-        s.pendingCost = 0;
-      }
-    }
+    this.syncCost();
+    // the runtime's sum (runtime.ts, costed): adding the binary's totals counted a resumed session on every retry
+    if (e.kind === 'result' && Number.isFinite(Number(e.payload.run_cost_usd))) s.pendingCost = Math.max(0, Number(e.payload.run_cost_usd) - s.cost);
+  }
+
+  /** A finished step moved the Runtime's total: it now holds what was pending. */
+  private syncCost(): void {
+    const total = this.rt?.totalCost();
+    if (total === undefined || total === this.live.cost) return;
+    this.live.cost = total;
+    this.live.pendingCost = 0;
   }
 
   private drawFooter(): void {
     if (this.closed || !this.ui.screen.ownsFooter) return;
     // the real width, not the 40-column floor: a footer row that wraps would break every redraw
     const cols = Math.max(10, Math.min(this.ui.screen.cols, 110));
-    if (this.rt) {
-      const total = this.rt.totalCost();
-      if (total !== this.live.cost) {
-        this.live.cost = total;
-        this.live.pendingCost = 0;
-      }
-    }
+    this.syncCost();
     const status = this.rt ? this.ui.palette.paint('live', liveLine(this.live, Date.now(), cols, this.ui.s)) : null;
     let input: { line: string; col: number } | null = null;
     if (this.rawOn) {
