@@ -99,7 +99,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
       isolate: o.isolate ?? false,
     });
     await banners(flow, st, { ws, layout, rt, term });
-    term.attach(rt, channel, layout);
+    term.attach(rt, channel, layout, { lock, cmd: 'flower' });
     const ctx = await flow.workflow.run(rt, {
       stopAfterStep: term.stopAfterStep,
       onEvent: term.onEvent,

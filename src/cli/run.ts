@@ -130,7 +130,7 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
       const dir = await (await Lineage.open(rt.records, rt.workspace)).archive(layout.archive, [layout.brief, layout.goal]);
       if (dir) ui.line(ui.t.archived(dir));
     }
-    term.attach(rt, channel, layout);
+    term.attach(rt, channel, layout, { lock, cmd: `flower run ${target}` });
     const ctx = await wf.run(rt, { onEvent: term.onEvent, onStep: (_name, r) => ui.result(r), stopAfterStep: term.stopAfterStep });
     await term.settle();
     term.close();

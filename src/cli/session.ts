@@ -14,6 +14,7 @@ import { routeLine, type HumanChannel, type InboxWatcher } from '../human/index.
 import { oracle } from '../roles/index.js';
 import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { FileRunRecords, type RunLayout } from '../state/index.js';
+import type { Quit } from './folder-lock.js';
 import { watchInbox } from './inbox-watch.js';
 import { EXIT, type CliIO } from './io.js';
 import { security, type GlobalOptions } from './globals.js';
@@ -66,6 +67,8 @@ export class TerminalSession {
   private rawOn = false;
   private ticker: NodeJS.Timeout | undefined;
   private closed = false;
+  /** what a second Ctrl-C releases, and the command it names to continue */
+  private quit: Quit | undefined;
 
   constructor(o: SessionOptions) {
     this.walls = security(o.g);
@@ -91,8 +94,9 @@ export class TerminalSession {
   }
 
   /** The Runtime and channel this session steers; starts the live line and the input line. */
-  attach(rt: Runtime, channel: HumanChannel | undefined, layout: RunLayout): void {
+  attach(rt: Runtime, channel: HumanChannel | undefined, layout: RunLayout, quit?: Quit): void {
     this.rt = rt;
+    this.quit = quit;
     this.channel = channel;
     this.layout = layout;
     this.live.startedAt = Date.now();
@@ -214,10 +218,7 @@ export class TerminalSession {
     });
   }
 
-  /**
-   * Typed lines go to `onLine`. On a terminal that can do raw mode, through the line editor (the
-   * footer shows what is typed); otherwise plain line reading.
-   */
+  /** Typed lines go to `onLine`: through the line editor on a raw-mode terminal (the footer shows them), else plain lines. */
   private startInput(onLine: (line: string | null) => void, onCtrlC?: () => void): void {
     const stdin = this.io.stdin as TtyIn | undefined;
     if (!stdin || !this.tty || this.lineHandler) return;
@@ -323,7 +324,8 @@ export class TerminalSession {
   /**
    * Ctrl-C: the first press opens a line for a remark (the agent keeps working while you type);
    * Enter interrupts at the next message boundary and the same session continues with the remark.
-   * A second press records the step (interrupted-by-human) and exits 130.
+   * A second press records the step (interrupted-by-human), says how to continue (the ending's words),
+   * releases the run lock so `flower status` and `flower` work at once, and exits 130.
    */
   private sigint(): void {
     if (!this.remarkOpen) {
@@ -334,14 +336,13 @@ export class TerminalSession {
     }
     this.rt?.rescue('interrupted-by-human');
     this.rt?.close();
+    this.ui.line(`! ${this.ui.s.continueHint(this.quit?.cmd ?? 'flower')}`);
     this.close();
-    process.exit(EXIT.interrupted);
+    const exit = () => process.exit(EXIT.interrupted);
+    void Promise.race([this.quit?.lock.release(), new Promise((r) => setTimeout(r, 5000))]).then(exit, exit);
   }
 
-  /**
-   * `? question`: a read-only oracle answers beside the work, in its own Runtime (runs/aside: its cost
-   * and sessions stay out of the main manifest), without touching the working session.
-   */
+  /** `? question`: a read-only oracle answers beside the work in its own Runtime (runs/aside: cost and sessions kept apart). */
   private async askAside(question: string): Promise<void> {
     let aside: Runtime | undefined;
     const t = this.ui.t;
