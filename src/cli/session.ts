@@ -85,6 +85,7 @@ export class TerminalSession {
       this.ui = new Renderer(out, o.lang, {
         verbose: o.g.verbose,
         quiet: o.g.quiet === true,
+        simulated: o.g.simulated === true,
         colour: colourEnabled(o.io.env, outTty),
         screen,
       });
