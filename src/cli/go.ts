@@ -111,6 +111,9 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     await term.settle();
     term.close();
     return await closing(term.ui, io, rt, ctx, 'flower', term.notices, handOverOf(g, io, { lang }));
+  } catch (e) {
+    await term.notices?.crashed(e);
+    throw e;
   } finally {
     term.close();
     channel.close();

@@ -136,6 +136,9 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
     term.close();
     const handOver = handOverOf(g, io, { lang, run: { ...splitTarget(target), ask: (o.ask ?? []).join(' ') } });
     return await closing(ui, io, rt, ctx, `flower run ${target}`, term.notices, handOver);
+  } catch (e) {
+    await term.notices?.crashed(e);
+    throw e;
   } finally {
     term.close();
     channel.close();
