@@ -11,7 +11,7 @@ import { leaveBequest, type HandOver } from './bequest.js';
 import { EXIT, type CliIO } from './io.js';
 import type { RunNotices } from './notify.js';
 import type { Renderer } from './render.js';
-import { sanitize, money } from './term.js';
+import { sanitize } from './term.js';
 
 export async function closing(
   ui: Renderer,
@@ -47,7 +47,7 @@ function closingLines(ui: Renderer, io: CliIO, rt: Runtime, ctx: WorkflowContext
     });
   }
   ui.line('');
-  ui.whole('hint', ui.t.total(money(rt.totalCost()), rt.manifest.path));
+  ui.whole('hint', ui.t.total(ui.cost(rt.totalCost()), rt.manifest.path));
   // a stop the person asked for is not a failure: the next run continues from there
   if (ctx._stoppedAfter) ui.line(ui.t.stoppedAfter(ctx._stoppedAfter, continueCmd));
   if (!ctx._failedAt) return EXIT.ok;

@@ -20,6 +20,12 @@ export function holderLine(where: string, h: LockHolder): string {
   return `another flower run holds ${where}: pid ${h.pid} on ${h.host}, ${ago(h.since)}`;
 }
 
+/** The folder's run lock and the command that continues the run (`flower`, `flower run FILE`): what a second Ctrl-C releases and names. */
+export interface Quit {
+  lock: RunLockHeld;
+  cmd: string;
+}
+
 /** Take the folder's run lock, or exit 1 naming the holder (with `wait`: wait for it, saying so once). */
 export async function holdFolder(records: RunRecords, o: { wait?: boolean }, io: CliIO): Promise<RunLockHeld> {
   const first = await records.acquireRunLock({ wait: false });

@@ -12,6 +12,8 @@ export interface GlobalOptions {
   verbose: boolean;
   /** less on screen: no tool calls, no thinking, no worker activity */
   quiet?: boolean;
+  /** set by `flower demo` (no flag): the costs on screen come from the scripted model and say so */
+  simulated?: boolean;
   /** NDJSON events on stdout instead of the terminal rendering */
   json?: boolean;
   /** plugin folders (`--plugin DIR`, repeatable) */

@@ -100,7 +100,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
       isolate: o.isolate ?? false,
     });
     await banners(flow, st, { ws, layout, rt, term });
-    term.attach(rt, channel, layout);
+    term.attach(rt, channel, layout, { lock, cmd: 'flower' });
     const ctx = await flow.workflow.run(rt, {
       stopAfterStep: term.stopAfterStep,
       onEvent: term.onEvent,
@@ -112,6 +112,9 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     await term.settle();
     term.close();
     return await closing(term.ui, io, rt, ctx, 'flower', term.notices, handOverOf(g, io, { lang }));
+  } catch (e) {
+    await term.notices?.crashed(e);
+    throw e;
   } finally {
     term.close();
     channel.close();

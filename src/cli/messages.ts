@@ -12,6 +12,7 @@ const zh = {
   abortedAt: (step: string) => `在步骤 '${step}' 中止`,
   aborted: (why: string) => `已中止:${why}`,
   total: (cost: string, manifest: string) => `总花费 $${cost} · 清单 ${manifest}`,
+  simulated: '(模拟)',
   retry: (label: string) => `~ 重试 ${label}`,
   lineageCorrupt: (kept: string) => `! 续接记录损坏,已另存为 ${kept},这次从头开始`,
   wakeBanner: (where: string, checks: number, ctx: string, woke: number) =>
@@ -56,6 +57,7 @@ const en: Catalog = {
   abortedAt: (step: string) => `stopped at step '${step}'`,
   aborted: (why: string) => `aborted: ${why}`,
   total: (cost: string, manifest: string) => `total $${cost} · manifest ${manifest}`,
+  simulated: ' (simulated)',
   retry: (label: string) => `~ retry ${label}`,
   lineageCorrupt: (kept: string) => `! the lineage file was damaged; kept it as ${kept} and started fresh`,
   wakeBanner: (where: string, checks: number, ctx: string, woke: number) =>

@@ -15,7 +15,7 @@ import { CREDENTIAL_KEYS, resolveEnv, type Lang, type ResolvedEnv } from '../con
 import { redactDeep, secretsIn, urlPassword } from '../guards/index.js';
 import { FlowerError } from '../errors.js';
 import { Notifier, command, finished, notifySettings, question, stopped, verdict, webhook, type RunPlace, type Transport } from '../notify/index.js';
-import { event, type FlowerEvent, type Runtime } from '../runtime/index.js';
+import { event, fromThrown, type FlowerEvent, type Runtime } from '../runtime/index.js';
 // the floor's own collection of `.env` secrets (runtime/floor.ts uses the same two), not a second one
 import { chainValues, envFilesUnder } from '../runtime/secret-places.js';
 import type { WorkflowContext } from '../workflow/index.js';
@@ -65,6 +65,7 @@ export class RunNotices {
   private readonly startedAt = Date.now();
   private rt: Runtime | undefined;
   private timeoutS: number | null = null;
+  private ended = false;
 
   private constructor(
     private readonly notifier: Notifier,
@@ -149,6 +150,7 @@ export class RunNotices {
    * `finished`; then wait for the deliveries, at most the retry budget.
    */
   async end(ctx: WorkflowContext, continueCmd: string): Promise<void> {
+    this.ended = true;
     const rows = this.rt?.manifest.own() ?? [];
     const judged = rows.filter((r) => r.verdict).at(-1)?.verdict;
     const failedAt = ctx._failedAt;
@@ -175,6 +177,19 @@ export class RunNotices {
         durationS: (Date.now() - this.startedAt) / 1000,
       }),
     );
+    await this.notifier.flush();
+  }
+
+  /**
+   * The run ended by an error it threw (not a step that failed): `finished` still goes out, `ok: false`
+   * with the error's kind (typed by the runtime's fromThrown), unless `end` already sent one.
+   */
+  async crashed(e: unknown): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    const f = fromThrown(e);
+    const durationS = (Date.now() - this.startedAt) / 1000;
+    this.notifier.send(finished(this.place(), { ok: false, verdict: null, passed: null, total: null, durationS, error: { kind: f.kind, message: f.message } }));
     await this.notifier.flush();
   }
 }

@@ -6,6 +6,8 @@ import { security, type GlobalOptions } from './globals.js';
 import { resolvePlugins } from './skills.js';
 import { noteLines } from './screen/wrap.js';
 import { sanitize, wrapWidth } from './term.js';
+import { messages } from './messages.js';
+import { detectLang } from '../config/index.js';
 
 const clean = (t: string): string => sanitize(t, { keepColour: false });
 
@@ -62,6 +64,7 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
   const unhook = rescueOnSignals(rt);
   if (g.verbose) io.stderr.write(noteLines(rt.describeLines(), wrapWidth(io.stderr, io.env)));
   // handoffs and the model-mismatch warning change what the run costs and where it continues: always shown
+  const notices = messages(detectLang(io.env));
   const onEvent = (e: FlowerEvent) => {
     if (g.json) {
       const { raw: _raw, ...rest } = e;
@@ -70,6 +73,8 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
     }
     // model and tool text never reaches a terminal with its escapes
     if (e.kind === 'handoff') io.stderr.write(`# ${clean(e.text)}\n`);
+    // the endpoint's reachability notice, as the default flow shows it (render.ts): at once, not after the wait
+    else if (e.kind === 'retry' && (e.payload.offline === true || e.payload.online === true)) io.stderr.write(`${notices.offline(clean(e.text))}\n`);
     else if (e.kind === 'error' && (g.verbose || e.payload.model_mismatch === true)) io.stderr.write(`x ${clean(e.text)}\n`);
     else if (g.verbose && e.kind === 'tool_call') io.stderr.write(`${e.subagent ? '  | ' : ''}* ${clean(e.tool ?? '')} ${clean(e.text)}\n`);
   };

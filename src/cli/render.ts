@@ -25,6 +25,8 @@ export interface RendererOptions {
   colour?: boolean;
   /** where lines go (default: plain lines on `out`) */
   screen?: Screen;
+  /** the costs come from a scripted model (`flower demo`): every amount says so */
+  simulated?: boolean;
 }
 
 export interface VerdictInfo {
@@ -78,6 +80,14 @@ export class Renderer {
     this.level = o.verbose ? 'verbose' : o.quiet ? 'quiet' : 'normal';
     this.screen = o.screen ?? new Screen({ out, live: false });
     this.palette = new Palette(o.colour === true);
+    this.simulated = o.simulated === true;
+  }
+
+  private readonly simulated: boolean;
+
+  /** An amount as a line shows it after its `$`: `0.1776`, or `0.1776 (simulated)` in the demo. */
+  cost(usd: number): string {
+    return `${money(usd)}${this.simulated ? this.t.simulated : ''}`;
   }
 
   get cols(): number {
@@ -296,7 +306,7 @@ export class Renderer {
     this.lastVerdict = verdictKey(p);
     const outcome = (['achieved', 'not_yet', 'unreachable'].includes(String(p.outcome)) ? p.outcome : '') as Outcome;
     const head = this.s.verdict(this.s.outcome[outcome], Number(p.passed) || 0, Number(p.total) || 0);
-    const cost = `${this.t.turns(Number(p.num_turns) || 0)} · $${money(Number(p.cost_usd) || 0)} · ${clockDuration(Number(p.duration_s) || 0)}`;
+    const cost = `${this.t.turns(Number(p.num_turns) || 0)} · $${this.cost(Number(p.cost_usd) || 0)} · ${clockDuration(Number(p.duration_s) || 0)}`;
     this.say(outcome === 'achieved' ? 'verdict-ok' : 'verdict-no', '= ', `${head} · ${cost}`);
     const reason = clean(String(p.reason ?? '')).trim();
     if (reason && outcome !== 'achieved' && this.level !== 'quiet') this.say('hint', '  ', reason.split('\n').slice(0, 3).join(' '));
@@ -311,7 +321,7 @@ export class Renderer {
     this.say(
       r.ok ? 'ok' : 'error',
       `${head.slice(0, 2)}`,
-      `${head.slice(2)}${label} · ${this.t.turns(r.num_turns)} · $${money(r.cost_usd)} · ${clockDuration(secs)}${why}`,
+      `${head.slice(2)}${label} · ${this.t.turns(r.num_turns)} · $${this.cost(r.cost_usd)} · ${clockDuration(secs)}${why}`,
     );
   }
 
@@ -321,7 +331,7 @@ export class Renderer {
     this.say(
       'warn',
       '~ ',
-      `${this.s.notAccepted(this.s.step(r.step))} · ${this.t.turns(r.num_turns)} · $${money(r.cost_usd)} · ${clockDuration(secs)}${r.error ? ` · ${r.error}` : ''}`,
+      `${this.s.notAccepted(this.s.step(r.step))} · ${this.t.turns(r.num_turns)} · $${this.cost(r.cost_usd)} · ${clockDuration(secs)}${r.error ? ` · ${r.error}` : ''}`,
     );
   }
 

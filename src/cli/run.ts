@@ -132,12 +132,15 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
       const dir = await (await Lineage.open(rt.records, rt.workspace)).archive(layout.archive, [layout.brief, layout.goal]);
       if (dir) ui.line(ui.t.archived(dir));
     }
-    term.attach(rt, channel, layout);
+    term.attach(rt, channel, layout, { lock, cmd: `flower run ${target}` });
     const ctx = await wf.run(rt, { onEvent: term.onEvent, onStep: (_name, r) => ui.result(r), stopAfterStep: term.stopAfterStep });
     await term.settle();
     term.close();
     const handOver = handOverOf(g, io, { lang, run: { ...splitTarget(target), ask: (o.ask ?? []).join(' ') } });
     return await closing(ui, io, rt, ctx, `flower run ${target}`, term.notices, handOver);
+  } catch (e) {
+    await term.notices?.crashed(e);
+    throw e;
   } finally {
     term.close();
     channel.close();

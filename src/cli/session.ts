@@ -14,6 +14,7 @@ import { routeLine, type HumanChannel, type InboxWatcher } from '../human/index.
 import { oracle } from '../roles/index.js';
 import { Runtime, type FlowerEvent } from '../runtime/index.js';
 import { FileRunRecords, type RunLayout } from '../state/index.js';
+import type { Quit } from './folder-lock.js';
 import { watchInbox } from './inbox-watch.js';
 import { EXIT, type CliIO } from './io.js';
 import { security, type GlobalOptions } from './globals.js';
@@ -66,6 +67,8 @@ export class TerminalSession {
   private rawOn = false;
   private ticker: NodeJS.Timeout | undefined;
   private closed = false;
+  /** what a second Ctrl-C releases, and the command it names to continue */
+  private quit: Quit | undefined;
 
   constructor(o: SessionOptions) {
     this.walls = security(o.g);
@@ -82,6 +85,7 @@ export class TerminalSession {
       this.ui = new Renderer(out, o.lang, {
         verbose: o.g.verbose,
         quiet: o.g.quiet === true,
+        simulated: o.g.simulated === true,
         colour: colourEnabled(o.io.env, outTty),
         screen,
       });
@@ -91,8 +95,9 @@ export class TerminalSession {
   }
 
   /** The Runtime and channel this session steers; starts the live line and the input line. */
-  attach(rt: Runtime, channel: HumanChannel | undefined, layout: RunLayout): void {
+  attach(rt: Runtime, channel: HumanChannel | undefined, layout: RunLayout, quit?: Quit): void {
     this.rt = rt;
+    this.quit = quit;
     this.channel = channel;
     this.layout = layout;
     this.live.startedAt = Date.now();
@@ -156,27 +161,24 @@ export class TerminalSession {
     if (e.kind === 'step') s.step = e.text;
     else if (e.step && e.kind !== 'result') s.step = e.step;
     if (!e.subagent && typeof e.context === 'number' && e.context > 0) s.context = e.context;
-    if (e.kind === 'result') s.pendingCost += Number(e.payload.cost_usd) || 0;
-    if (this.rt) {
-      const total = this.rt.totalCost();
-      if (total !== s.cost) {
-        s.cost = total;
-        s.pendingCost = 0;
-      }
-    }
+    this.syncCost();
+    // the runtime's sum (runtime.ts, costed): adding the binary's totals counted a resumed session on every retry
+    if (e.kind === 'result' && Number.isFinite(Number(e.payload.run_cost_usd))) s.pendingCost = Math.max(0, Number(e.payload.run_cost_usd) - s.cost);
+  }
+
+  /** A finished step moved the Runtime's total: it now holds what was pending. */
+  private syncCost(): void {
+    const total = this.rt?.totalCost();
+    if (total === undefined || total === this.live.cost) return;
+    this.live.cost = total;
+    this.live.pendingCost = 0;
   }
 
   private drawFooter(): void {
     if (this.closed || !this.ui.screen.ownsFooter) return;
     // the real width, not the 40-column floor: a footer row that wraps would break every redraw
     const cols = Math.max(10, Math.min(this.ui.screen.cols, 110));
-    if (this.rt) {
-      const total = this.rt.totalCost();
-      if (total !== this.live.cost) {
-        this.live.cost = total;
-        this.live.pendingCost = 0;
-      }
-    }
+    this.syncCost();
     const status = this.rt ? this.ui.palette.paint('live', liveLine(this.live, Date.now(), cols, this.ui.s)) : null;
     let input: { line: string; col: number } | null = null;
     if (this.rawOn) {
@@ -217,10 +219,7 @@ export class TerminalSession {
     });
   }
 
-  /**
-   * Typed lines go to `onLine`. On a terminal that can do raw mode, through the line editor (the
-   * footer shows what is typed); otherwise plain line reading.
-   */
+  /** Typed lines go to `onLine`: through the line editor on a raw-mode terminal (the footer shows them), else plain lines. */
   private startInput(onLine: (line: string | null) => void, onCtrlC?: () => void): void {
     const stdin = this.io.stdin as TtyIn | undefined;
     if (!stdin || !this.tty || this.lineHandler) return;
@@ -326,7 +325,8 @@ export class TerminalSession {
   /**
    * Ctrl-C: the first press opens a line for a remark (the agent keeps working while you type);
    * Enter interrupts at the next message boundary and the same session continues with the remark.
-   * A second press records the step (interrupted-by-human) and exits 130.
+   * A second press records the step (interrupted-by-human), says how to continue (the ending's words),
+   * releases the run lock so `flower status` and `flower` work at once, and exits 130.
    */
   private sigint(): void {
     if (!this.remarkOpen) {
@@ -337,14 +337,13 @@ export class TerminalSession {
     }
     this.rt?.rescue('interrupted-by-human');
     this.rt?.close();
+    this.ui.line(`! ${this.ui.s.continueHint(this.quit?.cmd ?? 'flower')}`);
     this.close();
-    process.exit(EXIT.interrupted);
+    const exit = () => process.exit(EXIT.interrupted);
+    void Promise.race([this.quit?.lock.release(), new Promise((r) => setTimeout(r, 5000))]).then(exit, exit);
   }
 
-  /**
-   * `? question`: a read-only oracle answers beside the work, in its own Runtime (runs/aside: its cost
-   * and sessions stay out of the main manifest), without touching the working session.
-   */
+  /** `? question`: a read-only oracle answers beside the work in its own Runtime (runs/aside: cost and sessions kept apart). */
   private async askAside(question: string): Promise<void> {
     let aside: Runtime | undefined;
     const t = this.ui.t;

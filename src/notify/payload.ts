@@ -83,6 +83,8 @@ export const finishedSchema = z.object({
   verdict: z.string().nullable(),
   ...passCount,
   duration_s: z.number().min(0),
+  /** the run ended by an unexpected error (thrown, not a step that failed): its kind (`store`, `config`, `internal`) and message */
+  error: z.object({ kind: z.string(), message: z.string() }).optional(),
 });
 
 export const notificationSchema = z.discriminatedUnion('kind', [questionSchema, verdictSchema, stoppedSchema, finishedSchema]);
@@ -111,12 +113,14 @@ const TEXT = {
     verdict: (v: string, n: string) => `flower: the judge says ${v}${n}`,
     stopped: (r: string, cont: string) => `flower stopped (${r}); to continue: ${cont}`,
     finished: (ok: boolean, v: string, n: string) => `flower finished${ok ? '' : ' with a failed step'}${v ? `: ${v}` : ''}${n}`,
+    crashed: (kind: string, m: string) => `flower ended by an unexpected error (${kind}): ${firstLine(m)}`,
   },
   zh: {
     question: (q: string) => `flower 在问:${q}`,
     verdict: (v: string, n: string) => `flower:判定者说 ${v}${n}`,
     stopped: (r: string, cont: string) => `flower 停下了(${r});接着做:${cont}`,
     finished: (ok: boolean, v: string, n: string) => `flower 结束了${ok ? '' : '(有一步失败)'}${v ? `:${v}` : ''}${n}`,
+    crashed: (kind: string, m: string) => `flower 因意外错误结束(${kind}):${firstLine(m)}`,
   },
 } as const;
 
@@ -199,11 +203,13 @@ export function stopped(p: RunPlace, s: { failure: string | null; message: strin
 /** The end of a run: the outcome, the last verdict and its pass count, the cost (in `cost_usd`) and the wall time. */
 export function finished(
   p: RunPlace,
-  f: { ok: boolean; verdict: string | null; passed: number | null; total: number | null; durationS: number },
+  f: { ok: boolean; verdict: string | null; passed: number | null; total: number | null; durationS: number; error?: { kind: string; message: string } },
 ): FinishedNotification {
+  const t = TEXT[p.lang ?? 'en'];
   return {
     ...head(p, 'finished'),
-    text: TEXT[p.lang ?? 'en'].finished(f.ok, f.verdict ?? '', tally(f.passed, f.total)),
+    text: f.error ? t.crashed(f.error.kind, f.error.message) : t.finished(f.ok, f.verdict ?? '', tally(f.passed, f.total)),
+    ...(f.error ? { error: f.error } : {}),
     ok: f.ok,
     verdict: f.verdict,
     passed: f.passed,

@@ -28,6 +28,8 @@ export interface LoopHost {
   interruptRequest(): { remark: string } | null;
   takeInterrupt(): void;
   hasSession(sessionId: string): Promise<boolean>;
+  /** write the step's row as it stands (its attempts' costs so far) before a retry waits */
+  record(result: StepResult): Promise<void>;
   /** how to wait for the endpoint and the store before a retry */
   wait: Omit<RetryWait, 'failed' | 'emit'>;
   policy: Readonly<ResilienceOptions>;
@@ -109,6 +111,8 @@ export async function runAttempts(h: LoopHost, c: StepRun): Promise<void> {
       }
       case 'wait-retry': {
         const { failed } = next.state;
+        // the manifest holds what the failed attempts cost while the retry waits: the screen shows the same sum
+        await h.record(result);
         emit('retry', `${step}: ${outcome.error ?? 'failed'}`, { attempt: failed + 1, error: outcome.error, kind: next.failure.kind, failure: next.failure });
         const offline = await waitToRetry({ ...h.wait, failed, emit });
         if (offline !== null) {

@@ -18,7 +18,7 @@ import { prepareRuntime, releaseRuntime, type RuntimeContext } from './context.j
 import type { SkillKit } from './skills.js';
 import type { RunLimits } from './limits.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
-import { event } from './events.js';
+import { event, type EventSink } from './events.js';
 // the life of an attempt, in order: options → spawn → stream → measure → break/handoff → classify → wait → resume
 import { assembleAttempt, type AttemptBase, type AttemptInput } from './assemble.js';
 import { beginRun, forgetLocalTranscripts } from './options.js';
@@ -268,12 +268,13 @@ export class Runtime {
     const cap = limited ? limits.attemptCap(options.maxBudgetUsd) : { cap: options.maxBudgetUsd, binding: false };
     if (cap.cap !== undefined) options.maxBudgetUsd = cap.cap;
     const deadlineAt = limited ? limits.settings.deadlineAt : undefined;
+    const onEvent = a.onEvent ? this.costed(a.onEvent, before) : undefined;
     const out = await runAttempt(prompt, options, {
       step: a.step,
       humanInterrupt: () => this.interrupts.now !== null,
       watchdogS: this.ctx.watchdogS,
       onSession: announce,
-      ...(a.onEvent ? { onEvent: a.onEvent } : {}),
+      ...(onEvent ? { onEvent } : {}),
       ...(shouldBreak ? { shouldBreak } : {}),
       ...(deadlineAt !== undefined ? { deadlineAt } : {}),
       register: (stop) => {
@@ -289,6 +290,16 @@ export class Runtime {
     return out;
   }
 
+  /** A result event also carries the run's cost so far in the manifest's terms (`run_cost_usd`): the binary's own total counts from the session's start. */
+  private costed(sink: EventSink, before: number): EventSink {
+    const spent = this.total + (this.inflight?.result.cost_usd ?? 0);
+    return (e) => {
+      if (e.kind !== 'result') return sink(e);
+      const net = Math.max(0, (Number(e.payload.cost_usd) || 0) - before);
+      sink({ ...e, payload: { ...e.payload, attempt_cost_usd: net, run_cost_usd: spent + net } });
+    };
+  }
+
   /** What the attempt loop (loop.ts) may use of this Runtime. */
   private loopHost(step: number): LoopHost {
     return {
@@ -297,6 +308,7 @@ export class Runtime {
       interruptRequest: () => this.interrupts.for(step),
       takeInterrupt: () => this.interrupts.take(),
       hasSession: (sid) => this.hasSession(sid),
+      record: async (result) => void (await this.manifest.record(result, this.rowOf.get(result))),
       wait: { policy: this.ctx.resilience, env: this.ctx.resolved.env, closed: () => this.closed, store: this.ctx.backend.server },
       policy: this.ctx.resilience,
       lang: this.ctx.lang,

@@ -80,3 +80,29 @@ test('the closing hints run as printed in a plain shell from another folder, aft
 test('the question the demo asks is on screen with its options, then that nobody answered', () => {
   assert.match(run.stdout, /^\? \(q1\) \S.*\n {2}1\. \S.*\n {2}2\. \S.*\n! /m, run.stdout);
 });
+
+const dollarLines = (out: string) => out.split('\n').filter((l) => /\$\d/.test(l));
+
+test('every amount the demo shows says it is simulated: step lines, verdicts, totals', () => {
+  const lines = dollarLines(run.stdout);
+  assert.ok(lines.some((l) => /^total \$/.test(l)) && lines.some((l) => /^= verdict/.test(l)), run.stdout);
+  for (const l of lines) assert.match(l, /\$\d+\.\d+ \(simulated\)/, l);
+});
+
+test('flower demo -q is quiet as -q is on a run (no tool calls, no worker activity), in Chinese too, costs marked 模拟', async () => {
+  const p = project('demo-quiet');
+  const quiet = await cli(['demo', '-q', '--dir', path.join(p.dir, 'demo')], { cwd: p.dir, env: { ...plainEnv, FLOWER_LANG: 'zh' }, timeoutMs: 240_000 });
+  assert.equal(quiet.code, 0, quiet.stderr + quiet.stdout);
+  // the same run without -q shows tool calls and the worker's activity
+  assert.match(run.stdout, /^\* Bash /m);
+  assert.match(run.stdout, /^ {2}\| \* Write /m);
+  assert.doesNotMatch(quiet.stdout, /^(?: {2}\| )?\* /m, quiet.stdout);
+  assert.doesNotMatch(quiet.stdout, /^> /m, 'no worker dispatch lines');
+  assert.match(quiet.stdout, /^\+ 完成 · /m, 'step lines stay');
+  const lines = dollarLines(quiet.stdout);
+  assert.ok(
+    lines.some((l) => /^总花费 \$/.test(l)),
+    quiet.stdout,
+  );
+  for (const l of lines) assert.match(l, /\$\d+\.\d+\(模拟\)/, l);
+});

@@ -3,12 +3,13 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { width } from '../../src/cli/term.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { cli, project, readJson, testEnv, transcriptOf, type Project } from '../helpers/e2e.js';
+import { cli, project, readJson, startCli, testEnv, transcriptOf, until, type Project } from '../helpers/e2e.js';
 
 let sim: Sim;
 before(async () => {
@@ -251,3 +252,26 @@ for (const [what, id] of [
     assert.equal(rows.length, 1, 'nothing recorded for a resume that never ran');
   });
 }
+
+test('an unreachable endpoint: once says so at once (host:port unreachable; waiting), as the default flow does', async () => {
+  const p = project('once-offline');
+  // a port that was just free: nothing listens on it
+  const port = await new Promise<number>((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(free));
+    });
+  });
+  const env = testEnv(p, `http://127.0.0.1:${port}`);
+  // the binary's own retries as a person has them
+  delete (env as Record<string, string | undefined>).FLOWER_CLI_RETRIES;
+  const run = startCli(['once', 'hi', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env });
+  let stderr = '';
+  run.child.stderr!.on('data', (c: string) => (stderr += c));
+  try {
+    await until('the reachability notice', () => stderr.includes(`! 127.0.0.1:${port} unreachable; waiting up to 60 min`), 60_000);
+  } finally {
+    run.child.kill('SIGTERM');
+  }
+  await run.done;
+});

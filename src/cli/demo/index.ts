@@ -130,6 +130,9 @@ export async function demo(o: DemoOptions, g: GlobalOptions, io: CliIO): Promise
       workspace: dir,
       runDir: layout.runDir,
       verbose: g.verbose,
+      // -q as on a run: prose, questions, step lines and verdicts only
+      ...(g.quiet ? { quiet: true } : {}),
+      simulated: true,
       json: g.json ?? false,
       ...notify,
       ...(g.bequest === false ? { bequest: false } : {}),
