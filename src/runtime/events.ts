@@ -151,3 +151,17 @@ export function normalize(message: unknown): FlowerEvent[] {
       return [event('unknown', str(m.type), {}, base)];
   }
 }
+
+/**
+ * A sink whose result events also carry the run's cost so far in the manifest's terms (`run_cost_usd`,
+ * and the attempt's own `attempt_cost_usd`): the binary's `cost_usd` counts from the session's start, so
+ * a resumed attempt would count its earlier attempts again. `spent`: the run's cost before this attempt;
+ * `before`: what the resumed session had cost already.
+ */
+export function costedSink(sink: EventSink, spent: number, before: number): EventSink {
+  return (e) => {
+    if (e.kind !== 'result') return sink(e);
+    const net = Math.max(0, (Number(e.payload.cost_usd) || 0) - before);
+    sink({ ...e, payload: { ...e.payload, attempt_cost_usd: net, run_cost_usd: spent + net } });
+  };
+}

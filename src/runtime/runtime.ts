@@ -18,7 +18,7 @@ import { prepareRuntime, releaseRuntime, type RuntimeContext } from './context.j
 import type { SkillKit } from './skills.js';
 import type { RunLimits } from './limits.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
-import { event, type EventSink } from './events.js';
+import { costedSink, event } from './events.js';
 // the life of an attempt, in order: options → spawn → stream → measure → break/handoff → classify → wait → resume
 import { assembleAttempt, type AttemptBase, type AttemptInput } from './assemble.js';
 import { beginRun, forgetLocalTranscripts } from './options.js';
@@ -268,7 +268,7 @@ export class Runtime {
     const cap = limited ? limits.attemptCap(options.maxBudgetUsd) : { cap: options.maxBudgetUsd, binding: false };
     if (cap.cap !== undefined) options.maxBudgetUsd = cap.cap;
     const deadlineAt = limited ? limits.settings.deadlineAt : undefined;
-    const onEvent = a.onEvent ? this.costed(a.onEvent, before) : undefined;
+    const onEvent = a.onEvent ? costedSink(a.onEvent, this.total + (this.inflight?.result.cost_usd ?? 0), before) : undefined;
     const out = await runAttempt(prompt, options, {
       step: a.step,
       humanInterrupt: () => this.interrupts.now !== null,
@@ -288,16 +288,6 @@ export class Runtime {
     if (out.failure?.kind === 'budget' && cap.binding && /max_budget|budget cap/i.test(out.error ?? '')) named(out, limits.budgetFailure());
     if (out.interrupted === 'deadline') named(out, limits.deadlineFailure());
     return out;
-  }
-
-  /** A result event also carries the run's cost so far in the manifest's terms (`run_cost_usd`): the binary's own total counts from the session's start. */
-  private costed(sink: EventSink, before: number): EventSink {
-    const spent = this.total + (this.inflight?.result.cost_usd ?? 0);
-    return (e) => {
-      if (e.kind !== 'result') return sink(e);
-      const net = Math.max(0, (Number(e.payload.cost_usd) || 0) - before);
-      sink({ ...e, payload: { ...e.payload, attempt_cost_usd: net, run_cost_usd: spent + net } });
-    };
   }
 
   /** What the attempt loop (loop.ts) may use of this Runtime. */
