@@ -41,6 +41,7 @@ export { PathWall, resolveReal, inside, protectedName, NODE_FS } from './paths.j
 export type { PathWallInput, PathRefusal, Place, FsView } from './paths.js';
 export { failClosed, failClosedHook, DECISION_TIMEOUT_S, DECISION_BUDGET_MS } from './failclosed.js';
 export type { FailClosedOptions } from './failclosed.js';
+export { confineHooks, confineAnswer } from './confine.js';
 export { outputGuard, outputDecision, redactDeep, OUTPUT_TOOLS, OUTPUT_MATCHER } from './redact.js';
 export type { OutputGuardOptions } from './redact.js';
 export { isSecretName, isSecretValue, secretsIn, scrubScript, redact, startupFileHoldsSecret, urlPassword, MIN_SECRET_CHARS } from './secrets.js';

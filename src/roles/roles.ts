@@ -10,6 +10,7 @@ import { isolated } from '../guards/isolate.js';
 import { withSkills, type SkillSelection } from '../skills/index.js';
 import { AgentSpec, type McpServerSource } from '../runtime/spec.js';
 import { CLARIFIER_RULES, COORDINATOR_RULES, JUDGE_RULES, ORACLE_RULES, WORKER_RULES, type RuleText } from './rules.js';
+import { sessionFields, workerFields, type SessionRoleOptions, type WorkerRoleOptions } from './options.js';
 
 /** A question channel as roles see it (HumanChannel satisfies it). */
 export interface RoleChannel {
@@ -68,14 +69,12 @@ const submitsOnly =
   };
 const uniq = (xs: readonly string[]): string[] => [...new Set(xs)];
 
-export interface CoordinatorOptions {
+export interface CoordinatorOptions extends SessionRoleOptions {
   channel?: RoleChannel;
   /** read-only Bash on the main thread (default true) */
   glance?: boolean;
   lang?: Lang;
   model?: string;
-  maxTurns?: number;
-  maxBudgetUsd?: number;
 }
 
 /** Decides and dispatches; never does hands-on work itself (delegateOnly: the Runtime installs delegateGuard). */
@@ -88,18 +87,16 @@ export function coordinator(name: string, instructions: string, workers: Record<
     name,
     instructions: rules(COORDINATOR_RULES, lang, instructions),
     allowedTools: uniq([...COORDINATOR_TOOLS, ...(glance ? ['Bash'] : []), ...ch.tools]),
-    permissionMode: 'acceptEdits',
     delegateOnly: true,
     glance,
     agents: workers,
     mcpServers: ch.mcpServers,
     ...(o.model !== undefined ? { model: o.model } : {}),
-    ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
-    ...(o.maxBudgetUsd !== undefined ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+    ...sessionFields('coordinator', o, { permissionMode: 'acceptEdits' }),
   });
 }
 
-export interface WorkerOptions {
+export interface WorkerOptions extends WorkerRoleOptions {
   tools?: readonly string[];
   /** 'inherit' = the coordinator's model */
   model?: string;
@@ -124,13 +121,14 @@ export function worker(description: string, prompt: string, o: WorkerOptions = {
     prompt: (o.discipline ?? true) ? (body ? `${body}\n\n${WORKER_RULES[lang]}` : WORKER_RULES[lang]) : body,
     tools: [...(o.tools ?? WORKER_TOOLS)],
     model: o.model ?? 'inherit',
+    ...workerFields(o),
   };
   if (o.skills !== undefined || o.plugins !== undefined)
     withSkills(def, { ...(o.skills !== undefined ? { skills: o.skills } : {}), ...(o.plugins ? { plugins: o.plugins } : {}) });
   return o.isolate ? isolated(def) : def;
 }
 
-export interface ClarifierOptions {
+export interface ClarifierOptions extends SessionRoleOptions {
   channel?: RoleChannel;
   /** Read/Glob/Grep/WebFetch/WebSearch (default true) */
   canRead?: boolean;
@@ -153,10 +151,11 @@ export function clarifier(name: string, o: ClarifierOptions = {}): AgentSpec {
     workbench: false,
     floor: 'read-only',
     ...(o.model !== undefined ? { model: o.model } : {}),
+    ...sessionFields('clarifier', o),
   });
 }
 
-export interface JudgeOptions {
+export interface JudgeOptions extends SessionRoleOptions {
   channel?: RoleChannel;
   /** may run the artifact with Bash (default false) */
   canRun?: boolean;
@@ -188,12 +187,15 @@ export function judge(name: string, o: JudgeOptions = {}): AgentSpec {
     // it may run the artifact, never change it: the workspace stays read-only under the judge's commands
     floor: 'read-only',
     ...(o.model !== undefined ? { model: o.model } : {}),
+    ...sessionFields('judge', o),
   });
 }
 
-export interface OracleOptions {
-  maxTurns?: number;
-  maxBudgetUsd?: number;
+export interface OracleOptions extends SessionRoleOptions {
+  /** the session's name (default 'oracle') */
+  name?: string;
+  /** appended after the oracle's rules */
+  instructions?: string;
   lang?: Lang;
   model?: string;
 }
@@ -202,14 +204,13 @@ export interface OracleOptions {
 export function oracle(o: OracleOptions = {}): AgentSpec {
   const lang = o.lang ?? detectLang();
   return new AgentSpec({
-    name: 'oracle',
-    instructions: ORACLE_RULES[lang],
+    name: o.name ?? 'oracle',
+    instructions: rules(ORACLE_RULES, lang, o.instructions),
     allowedTools: [...READ_TOOLS],
     disallowedTools: [...ACTING_TOOLS],
-    maxTurns: o.maxTurns ?? 12,
-    maxBudgetUsd: o.maxBudgetUsd ?? 0.5,
     workbench: false,
     floor: 'read-only',
     ...(o.model !== undefined ? { model: o.model } : {}),
+    ...sessionFields('oracle', o, { maxTurns: 12, maxBudgetUsd: 0.5 }),
   });
 }

@@ -62,6 +62,7 @@ export interface Assembled {
 
 export function assembleAttempt(b: AttemptBase, a: AttemptInput): Assembled {
   const { spec, step } = a;
+  const secrets = b.floor.secretValues();
   const env = childEnv({
     base: b.floor.childBase(),
     spec,
@@ -69,13 +70,13 @@ export function assembleAttempt(b: AttemptBase, a: AttemptInput): Assembled {
     extra: { ...compactEnv(spec, b.handoff && spec.handoff), ...b.projectEnv },
     tmpDir: b.tmpDir,
     scrub: !b.sandboxed,
+    secrets: { names: b.floor.secretNames, values: secrets.all },
   });
   const wb = b.workbench;
   const skills = b.skills.plan(spec);
   // the walls are hooks, never prompt wording: every role gets its guards, whatever the caller passed
   // the sandbox is per session: a coordinator whose workers write gets their floor, and its own glances a read-only one
   const nested = b.sandboxed && spec.delegateOnly && spec.glance && spec.floor === 'workspace';
-  const secrets = b.floor.secretValues();
   const onEvent = a.onEvent;
   const hooks = mergeHooks(
     guardHooks(walledSpec(spec, skills), {
@@ -93,6 +94,7 @@ export function assembleAttempt(b: AttemptBase, a: AttemptInput): Assembled {
         : {}),
     }),
     b.skills.hooks(skills),
+    // a run's own hooks are the caller's code at full strength (they may install flower's guards themselves)
     a.hooks,
   );
   const sandbox = b.sandboxed
