@@ -32,6 +32,8 @@ export interface AttemptBase {
   projectEnv: Record<string, string>;
   sandboxed: boolean;
   net: NetPolicy;
+  /** the spill guard's threshold (0 = off) and preview length */
+  spill: { threshold: number; head: number };
   detachChildren: boolean;
   lang: Lang;
 }
@@ -81,6 +83,8 @@ export function assembleAttempt(b: AttemptBase, a: AttemptInput): Assembled {
   const hooks = mergeHooks(
     guardHooks(walledSpec(spec, skills), {
       ...(wb ? { workbench: wb } : {}),
+      spillThreshold: b.spill.threshold,
+      spillHead: b.spill.head,
       lang: b.lang,
       paths: b.floor.wall,
       trustedServers: inProcessServers(spec),

@@ -315,6 +315,7 @@ export class Runtime {
       projectEnv: c.projectEnv,
       sandboxed: c.sandboxed,
       net: c.net,
+      spill: c.spill,
       detachChildren: c.detachChildren,
       lang: c.lang,
     };
