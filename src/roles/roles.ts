@@ -7,6 +7,7 @@ import type { AgentDefinition, McpServerConfig } from '@anthropic-ai/claude-agen
 import { detectLang, type Lang } from '../config/lang.js';
 import { ConfigError } from '../errors.js';
 import { isolated } from '../guards/isolate.js';
+import { WEB_TOOLS, withWeb } from '../guards/web.js';
 import { withSkills, type SkillSelection } from '../skills/index.js';
 import { AgentSpec, type McpServerSource } from '../runtime/spec.js';
 import { CLARIFIER_RULES, COORDINATOR_RULES, JUDGE_RULES, ORACLE_RULES, WORKER_RULES, type RuleText } from './rules.js';
@@ -21,7 +22,7 @@ export interface RoleChannel {
 }
 
 export const READ_TOOLS: readonly string[] = Object.freeze(['Read', 'Glob', 'Grep']);
-export const WEB_TOOLS: readonly string[] = Object.freeze(['WebFetch', 'WebSearch']);
+export { WEB_TOOLS };
 export const WORKER_TOOLS: readonly string[] = Object.freeze(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']);
 /** Gone from the session entirely for roles that must not act: cheaper than a denial, and no temptation. */
 const ACTING_TOOLS: readonly string[] = Object.freeze(['Write', 'Edit', 'NotebookEdit', 'Bash', 'Agent', 'TodoWrite']);
@@ -109,6 +110,11 @@ export interface WorkerOptions extends WorkerRoleOptions {
   skills?: SkillSelection;
   /** plugins whose skills and MCP tools it may use, by `plugin.json` name or folder */
   plugins?: string[];
+  /**
+   * WebFetch and WebSearch when the run's network is on (`--net on`, the default); never with `--net off`
+   * or a host list (guards/web.ts). Default true without `tools`, false with them.
+   */
+  web?: boolean;
 }
 
 /** A subagent definition. With discipline, its prompt ends with the four-section report contract. */
@@ -125,6 +131,7 @@ export function worker(description: string, prompt: string, o: WorkerOptions = {
   };
   if (o.skills !== undefined || o.plugins !== undefined)
     withSkills(def, { ...(o.skills !== undefined ? { skills: o.skills } : {}), ...(o.plugins ? { plugins: o.plugins } : {}) });
+  if (o.web ?? o.tools === undefined) withWeb(def);
   return o.isolate ? isolated(def) : def;
 }
 

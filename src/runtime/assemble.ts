@@ -6,7 +6,7 @@
  */
 import type { Options } from '@anthropic-ai/claude-agent-sdk';
 import type { Lang } from '../config/index.js';
-import { guardHooks, type GuardedSpec, type NetPolicy, type Workbench } from '../guards/index.js';
+import { agentsForNet, guardHooks, type GuardedSpec, type NetPolicy, type Workbench } from '../guards/index.js';
 import type { RunLayout } from '../state/index.js';
 import { event, type EventSink } from './events.js';
 import type { Floor } from './floor.js';
@@ -63,7 +63,9 @@ export interface Assembled {
 }
 
 export function assembleAttempt(b: AttemptBase, a: AttemptInput): Assembled {
-  const { spec, step } = a;
+  const { step } = a;
+  // the workers' web tools follow the run's network (guards/web.ts)
+  const spec = a.spec.agents ? a.spec.with({ agents: agentsForNet(a.spec.agents, b.net) }) : a.spec;
   const secrets = b.floor.secretValues();
   const env = childEnv({
     base: b.floor.childBase(),
