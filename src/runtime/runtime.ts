@@ -206,6 +206,8 @@ export class Runtime {
         policy: this.hand,
         warn: this.ctx.warn,
         layout: this.workbench ? this.layout.withWorkbench(this.workbench.root) : this.layout,
+        // no workbench, no notes/ on disk: the handoff lives in the successor's prompt and the events
+        notes: this.workbench !== undefined,
         contextOf: (sid) => this.contextOf(sid),
         attempt: (s, p, resume) => this.attempt({ spec: s, prompt: p, step, resume, hooks: opts.hooks, limited: false }, announce),
       },
