@@ -106,6 +106,10 @@ export type {
   StarterOptions,
   StarterFlow,
   FlowChannel,
+  ClarifyStepOptions,
+  GoalStepOptions,
+  StarterStepOptions,
+  WithGoalOptions,
 } from './workflow/index.js';
 
 // store: SQLite sessions and the resume views
@@ -130,7 +134,18 @@ export type { TrimOptions as TrimPolicy, PruneOptions as PrunePolicy, ExpireOpti
 
 // roles and guards
 export { coordinator, worker, clarifier, judge, oracle, COORDINATOR_RULES, WORKER_RULES, CLARIFIER_RULES, JUDGE_RULES, ORACLE_RULES } from './roles/index.js';
-export type { RoleChannel } from './roles/index.js';
+export { ROLE_PERMISSION_MODES } from './roles/index.js';
+export type {
+  RoleChannel,
+  CoordinatorOptions,
+  WorkerOptions,
+  ClarifierOptions,
+  JudgeOptions,
+  OracleOptions,
+  SessionRoleOptions,
+  WorkerRoleOptions,
+  RolePermissionMode,
+} from './roles/index.js';
 export {
   isEphemeral,
   guardHooks,

@@ -12,6 +12,7 @@ export { indexGuard, touchesWorkbench, writtenPath, INDEX_TOOLS } from './index-
 export type { IndexTarget } from './index-guard.js';
 export { isolateGuard, isolateDecision, isolated, wantsIsolation, requireGitRepo, ISOLATED } from './isolate.js';
 export type { IsolateOptions } from './isolate.js';
+export { agentsForNet, wantsWeb, withWeb, WEB, WEB_TOOLS } from './web.js';
 export { Workbench, WORKBENCH_FOLDERS, WORKBENCH_RULES, ARTIFACT_CHARS, DESC_LINES, describe, writeAtomic } from './workbench.js';
 export type { WorkbenchOptions, WorkbenchFolder, IndexEntry } from './workbench.js';
 export { guardHooks, guardPlan } from './hooks.js';
@@ -41,6 +42,7 @@ export { PathWall, resolveReal, inside, protectedName, NODE_FS } from './paths.j
 export type { PathWallInput, PathRefusal, Place, FsView } from './paths.js';
 export { failClosed, failClosedHook, DECISION_TIMEOUT_S, DECISION_BUDGET_MS } from './failclosed.js';
 export type { FailClosedOptions } from './failclosed.js';
+export { confineHooks, confineAnswer } from './confine.js';
 export { outputGuard, outputDecision, redactDeep, OUTPUT_TOOLS, OUTPUT_MATCHER } from './redact.js';
 export type { OutputGuardOptions } from './redact.js';
 export { isSecretName, isSecretValue, secretsIn, scrubScript, redact, startupFileHoldsSecret, urlPassword, MIN_SECRET_CHARS } from './secrets.js';

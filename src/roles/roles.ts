@@ -7,9 +7,11 @@ import type { AgentDefinition, McpServerConfig } from '@anthropic-ai/claude-agen
 import { detectLang, type Lang } from '../config/lang.js';
 import { ConfigError } from '../errors.js';
 import { isolated } from '../guards/isolate.js';
+import { WEB_TOOLS, withWeb } from '../guards/web.js';
 import { withSkills, type SkillSelection } from '../skills/index.js';
 import { AgentSpec, type McpServerSource } from '../runtime/spec.js';
 import { CLARIFIER_RULES, COORDINATOR_RULES, JUDGE_RULES, ORACLE_RULES, WORKER_RULES, type RuleText } from './rules.js';
+import { sessionFields, workerFields, type SessionRoleOptions, type WorkerRoleOptions } from './options.js';
 
 /** A question channel as roles see it (HumanChannel satisfies it). */
 export interface RoleChannel {
@@ -20,7 +22,7 @@ export interface RoleChannel {
 }
 
 export const READ_TOOLS: readonly string[] = Object.freeze(['Read', 'Glob', 'Grep']);
-export const WEB_TOOLS: readonly string[] = Object.freeze(['WebFetch', 'WebSearch']);
+export { WEB_TOOLS };
 export const WORKER_TOOLS: readonly string[] = Object.freeze(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']);
 /** Gone from the session entirely for roles that must not act: cheaper than a denial, and no temptation. */
 const ACTING_TOOLS: readonly string[] = Object.freeze(['Write', 'Edit', 'NotebookEdit', 'Bash', 'Agent', 'TodoWrite']);
@@ -68,14 +70,12 @@ const submitsOnly =
   };
 const uniq = (xs: readonly string[]): string[] => [...new Set(xs)];
 
-export interface CoordinatorOptions {
+export interface CoordinatorOptions extends SessionRoleOptions {
   channel?: RoleChannel;
   /** read-only Bash on the main thread (default true) */
   glance?: boolean;
   lang?: Lang;
   model?: string;
-  maxTurns?: number;
-  maxBudgetUsd?: number;
 }
 
 /** Decides and dispatches; never does hands-on work itself (delegateOnly: the Runtime installs delegateGuard). */
@@ -88,18 +88,16 @@ export function coordinator(name: string, instructions: string, workers: Record<
     name,
     instructions: rules(COORDINATOR_RULES, lang, instructions),
     allowedTools: uniq([...COORDINATOR_TOOLS, ...(glance ? ['Bash'] : []), ...ch.tools]),
-    permissionMode: 'acceptEdits',
     delegateOnly: true,
     glance,
     agents: workers,
     mcpServers: ch.mcpServers,
     ...(o.model !== undefined ? { model: o.model } : {}),
-    ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
-    ...(o.maxBudgetUsd !== undefined ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+    ...sessionFields('coordinator', o, { permissionMode: 'acceptEdits' }),
   });
 }
 
-export interface WorkerOptions {
+export interface WorkerOptions extends WorkerRoleOptions {
   tools?: readonly string[];
   /** 'inherit' = the coordinator's model */
   model?: string;
@@ -112,6 +110,11 @@ export interface WorkerOptions {
   skills?: SkillSelection;
   /** plugins whose skills and MCP tools it may use, by `plugin.json` name or folder */
   plugins?: string[];
+  /**
+   * WebFetch and WebSearch when the run's network is on (`--net on`, the default); never with `--net off`
+   * or a host list (guards/web.ts). Default true without `tools`, false with them.
+   */
+  web?: boolean;
 }
 
 /** A subagent definition. With discipline, its prompt ends with the four-section report contract. */
@@ -124,13 +127,15 @@ export function worker(description: string, prompt: string, o: WorkerOptions = {
     prompt: (o.discipline ?? true) ? (body ? `${body}\n\n${WORKER_RULES[lang]}` : WORKER_RULES[lang]) : body,
     tools: [...(o.tools ?? WORKER_TOOLS)],
     model: o.model ?? 'inherit',
+    ...workerFields(o),
   };
   if (o.skills !== undefined || o.plugins !== undefined)
     withSkills(def, { ...(o.skills !== undefined ? { skills: o.skills } : {}), ...(o.plugins ? { plugins: o.plugins } : {}) });
+  if (o.web ?? o.tools === undefined) withWeb(def);
   return o.isolate ? isolated(def) : def;
 }
 
-export interface ClarifierOptions {
+export interface ClarifierOptions extends SessionRoleOptions {
   channel?: RoleChannel;
   /** Read/Glob/Grep/WebFetch/WebSearch (default true) */
   canRead?: boolean;
@@ -153,10 +158,11 @@ export function clarifier(name: string, o: ClarifierOptions = {}): AgentSpec {
     workbench: false,
     floor: 'read-only',
     ...(o.model !== undefined ? { model: o.model } : {}),
+    ...sessionFields('clarifier', o),
   });
 }
 
-export interface JudgeOptions {
+export interface JudgeOptions extends SessionRoleOptions {
   channel?: RoleChannel;
   /** may run the artifact with Bash (default false) */
   canRun?: boolean;
@@ -188,12 +194,15 @@ export function judge(name: string, o: JudgeOptions = {}): AgentSpec {
     // it may run the artifact, never change it: the workspace stays read-only under the judge's commands
     floor: 'read-only',
     ...(o.model !== undefined ? { model: o.model } : {}),
+    ...sessionFields('judge', o),
   });
 }
 
-export interface OracleOptions {
-  maxTurns?: number;
-  maxBudgetUsd?: number;
+export interface OracleOptions extends SessionRoleOptions {
+  /** the session's name (default 'oracle') */
+  name?: string;
+  /** appended after the oracle's rules */
+  instructions?: string;
   lang?: Lang;
   model?: string;
 }
@@ -202,14 +211,13 @@ export interface OracleOptions {
 export function oracle(o: OracleOptions = {}): AgentSpec {
   const lang = o.lang ?? detectLang();
   return new AgentSpec({
-    name: 'oracle',
-    instructions: ORACLE_RULES[lang],
+    name: o.name ?? 'oracle',
+    instructions: rules(ORACLE_RULES, lang, o.instructions),
     allowedTools: [...READ_TOOLS],
     disallowedTools: [...ACTING_TOOLS],
-    maxTurns: o.maxTurns ?? 12,
-    maxBudgetUsd: o.maxBudgetUsd ?? 0.5,
     workbench: false,
     floor: 'read-only',
     ...(o.model !== undefined ? { model: o.model } : {}),
+    ...sessionFields('oracle', o, { maxTurns: 12, maxBudgetUsd: 0.5 }),
   });
 }

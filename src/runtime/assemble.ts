@@ -6,7 +6,7 @@
  */
 import type { Options } from '@anthropic-ai/claude-agent-sdk';
 import type { Lang } from '../config/index.js';
-import { guardHooks, type GuardedSpec, type NetPolicy, type Workbench } from '../guards/index.js';
+import { agentsForNet, guardHooks, type GuardedSpec, type NetPolicy, type Workbench } from '../guards/index.js';
 import type { RunLayout } from '../state/index.js';
 import { event, type EventSink } from './events.js';
 import type { Floor } from './floor.js';
@@ -32,6 +32,8 @@ export interface AttemptBase {
   projectEnv: Record<string, string>;
   sandboxed: boolean;
   net: NetPolicy;
+  /** the spill guard's threshold (0 = off) and preview length */
+  spill: { threshold: number; head: number };
   detachChildren: boolean;
   lang: Lang;
 }
@@ -61,7 +63,10 @@ export interface Assembled {
 }
 
 export function assembleAttempt(b: AttemptBase, a: AttemptInput): Assembled {
-  const { spec, step } = a;
+  const { step } = a;
+  // the workers' web tools follow the run's network (guards/web.ts)
+  const spec = a.spec.agents ? a.spec.with({ agents: agentsForNet(a.spec.agents, b.net) }) : a.spec;
+  const secrets = b.floor.secretValues();
   const env = childEnv({
     base: b.floor.childBase(),
     spec,
@@ -69,17 +74,19 @@ export function assembleAttempt(b: AttemptBase, a: AttemptInput): Assembled {
     extra: { ...compactEnv(spec, b.handoff && spec.handoff), ...b.projectEnv },
     tmpDir: b.tmpDir,
     scrub: !b.sandboxed,
+    secrets: { names: b.floor.secretNames, values: secrets.all },
   });
   const wb = b.workbench;
   const skills = b.skills.plan(spec);
   // the walls are hooks, never prompt wording: every role gets its guards, whatever the caller passed
   // the sandbox is per session: a coordinator whose workers write gets their floor, and its own glances a read-only one
   const nested = b.sandboxed && spec.delegateOnly && spec.glance && spec.floor === 'workspace';
-  const secrets = b.floor.secretValues();
   const onEvent = a.onEvent;
   const hooks = mergeHooks(
     guardHooks(walledSpec(spec, skills), {
       ...(wb ? { workbench: wb } : {}),
+      spillThreshold: b.spill.threshold,
+      spillHead: b.spill.head,
       lang: b.lang,
       paths: b.floor.wall,
       trustedServers: inProcessServers(spec),
@@ -93,6 +100,7 @@ export function assembleAttempt(b: AttemptBase, a: AttemptInput): Assembled {
         : {}),
     }),
     b.skills.hooks(skills),
+    // a run's own hooks are the caller's code at full strength (they may install flower's guards themselves)
     a.hooks,
   );
   const sandbox = b.sandboxed

@@ -19,7 +19,7 @@ import { Floor } from './floor.js';
 import { RunLimits } from './limits.js';
 import { privateConfigDir, privateTmpDir, removeTmpDirs } from './options.js';
 import { DEFAULT_RESILIENCE, NO_RETRY, resilienceFromEnv, type ResilienceOptions } from './resilience.js';
-import { checkSandbox, posNum, prepareDirs, type FlowerStore, type RuntimeOptions, type SandboxPolicy } from './setup.js';
+import { checkSandbox, posNum, prepareDirs, viewNumbers, type FlowerStore, type RuntimeOptions, type SandboxPolicy } from './setup.js';
 import { SkillKit } from './skills.js';
 import { handoffPolicy, type HandoffPolicy } from './window.js';
 
@@ -60,16 +60,20 @@ export interface RuntimeContext {
   readonly detachChildren: boolean;
   /** this wake's budget and deadline (none: unlimited) */
   readonly limits: RunLimits;
+  /** the spill guard's numbers (with a workbench): `spillThreshold` (0 = off) and `spillHead` */
+  readonly spill: Readonly<{ threshold: number; head: number }>;
 }
 
 /** Prepare everything a Runtime needs, or undo what was made and throw. */
 export function prepareRuntime(o: RuntimeOptions = {}): RuntimeContext {
   const undo: Array<() => void> = [];
+  // the numbers first: a bad one makes nothing on disk
+  const spill = Object.freeze(viewNumbers(o));
   try {
     const base = environment(o);
     const machine = prepareMachine(o, base, undo);
     const stores = openStores(o, base, undo);
-    return Object.freeze({ ...base, ...machine, ...stores, ...tools(o, base, machine.floor), ...policies(o, base) });
+    return Object.freeze({ ...base, ...machine, ...stores, ...tools(o, base, machine.floor), ...policies(o, base), spill });
   } catch (e) {
     for (const u of undo.reverse()) {
       try {

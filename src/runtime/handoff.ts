@@ -192,6 +192,11 @@ export interface GenerationHost {
   readonly workspace: string;
   /** where 交接-<step>.md goes (its notes/: the workbench's); default: the workspace's default layout */
   readonly layout?: RunLayout;
+  /**
+   * write 交接-<step>.md at all (default true). A Runtime without a workbench says false: it leaves no
+   * `.flower/notes/` behind; the handoff still reaches the successor's prompt and the handoff event.
+   */
+  readonly notes?: boolean;
   readonly lang: Lang;
   /** the resolved env: calibration is keyed by its ANTHROPIC_BASE_URL and model */
   readonly env: Readonly<Record<string, string>>;
@@ -292,7 +297,7 @@ export class Generations {
     }
     let file: string | null = null;
     try {
-      file = writeHandoffRecord(this.host.layout ?? this.host.workspace, h, new Date()).path;
+      if (this.host.notes ?? true) file = writeHandoffRecord(this.host.layout ?? this.host.workspace, h, new Date()).path;
     } catch (e) {
       // the successor still gets the document through its prompt
       this.host.warn(`could not write the handoff of step "${step}": ${errorText(e)}`);

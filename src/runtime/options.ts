@@ -23,7 +23,9 @@ import type {
   SpawnOptions,
 } from '@anthropic-ai/claude-agent-sdk';
 import { sessionTools } from '../guards/allowlist.js';
+import { confineHooks } from '../guards/confine.js';
 import { failClosed } from '../guards/failclosed.js';
+import { redact } from '../guards/secrets.js';
 import type { Lang } from '../config/lang.js';
 import type { AgentSpec, Hooks } from './spec.js';
 import { pidAlive } from '../state/index.js';
@@ -144,15 +146,33 @@ export interface ChildEnvInput {
   tmpDir?: string;
   /** no OS sandbox: have the binary scrub secrets from its subprocesses itself */
   scrub?: boolean;
+  /** what the floor's scrub removed: a spec's `env` may not put it back (by name, or a value holding a secret) */
+  secrets?: { names: readonly string[]; values: readonly string[] };
 }
 
-export function childEnv({ base, spec, maxRetries, extra = {}, tmpDir, scrub = false }: ChildEnvInput): Record<string, string> {
+/**
+ * A spec's own variables minus those the floor's scrub would have removed: a secret's name (`passEnv`
+ * is the one way to hand a secret over, and it takes the name off the list), or a value holding a
+ * known secret. `dropped` names them, for a warning.
+ */
+export function specEnv(env: Record<string, string>, secrets: ChildEnvInput['secrets']): { env: Record<string, string>; dropped: string[] } {
+  if (!secrets) return { env: { ...env }, dropped: [] };
+  const out: Record<string, string> = {};
+  const dropped: string[] = [];
+  for (const [k, v] of Object.entries(env)) {
+    if (secrets.names.includes(k) || redact(v, secrets.values).hits > 0) dropped.push(k);
+    else out[k] = v;
+  }
+  return { env: out, dropped };
+}
+
+export function childEnv({ base, spec, maxRetries, extra = {}, tmpDir, scrub = false, secrets }: ChildEnvInput): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) if (!DROP_FROM_PARENT.includes(k)) env[k] = v;
   env.CLAUDE_CONFIG_DIR = privateConfigDir();
   env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = '1';
   env.CLAUDE_CODE_MAX_RETRIES = String(maxRetries);
-  Object.assign(env, extra, spec.env);
+  Object.assign(env, extra, specEnv(spec.env, secrets).env);
   // Credentials come from flower's chain only; a spec cannot smuggle different ones in silently.
   for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const) {
     if (base[k] !== undefined) env[k] = base[k];
@@ -277,7 +297,8 @@ export function buildOptions(i: BuildInput): Options {
   if (spec.maxTurns) o.maxTurns = spec.maxTurns;
   if (spec.maxBudgetUsd) o.maxBudgetUsd = spec.maxBudgetUsd;
   if (spec.agents) o.agents = spec.agents;
-  const hooks = mergeHooks(spec.hooks, i.hooks);
+  // flower's guards first; the spec's own hooks after them, unable to allow or rewrite (guards/confine)
+  const hooks = mergeHooks(i.hooks, confineHooks(spec.hooks));
   // every PreToolUse decision fails closed, a caller's own hooks too: the binary runs a call whose hook
   // threw (measured on 2.1.332), so a broken hook would otherwise be a hole in whatever it guards
   if (hooks?.PreToolUse) hooks.PreToolUse = hooks.PreToolUse.map((m) => failClosed(m, { lang: i.lang ?? 'en' }));

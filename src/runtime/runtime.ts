@@ -210,6 +210,8 @@ export class Runtime {
         policy: this.hand,
         warn: this.ctx.warn,
         layout: this.workbench ? this.layout.withWorkbench(this.workbench.root) : this.layout,
+        // no workbench, no notes/ on disk: the handoff lives in the successor's prompt and the events
+        notes: this.workbench !== undefined,
         contextOf: (sid) => this.contextOf(sid),
         attempt: (s, p, resume) => this.attempt({ spec: s, prompt: p, step, resume, hooks: opts.hooks, limited: false }, announce),
       },
@@ -321,6 +323,7 @@ export class Runtime {
       projectEnv: c.projectEnv,
       sandboxed: c.sandboxed,
       net: c.net,
+      spill: c.spill,
       detachChildren: c.detachChildren,
       lang: c.lang,
     };

@@ -9,7 +9,8 @@ import type { SessionStore } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError, errorText } from '../errors.js';
 import { writeFileAtomic, type RunLayout, type RunRecords } from '../state/index.js';
 import { maskSecret, type EnvMap, type Lang } from '../config/index.js';
-import { sandboxMissing, type NetPolicy, type Workbench } from '../guards/index.js';
+import { sandboxMissing, SPILL_HEAD, SPILL_THRESHOLD, type NetPolicy, type Workbench } from '../guards/index.js';
+import type { ExpireKnobs, TrimKnobs } from '../store/index.js';
 import type { EventSink } from './events.js';
 import type { ResilienceOptions } from './resilience.js';
 import type { RunLimits } from './limits.js';
@@ -65,10 +66,20 @@ export interface RuntimeOptions {
    * get the index in their first message.
    */
   workbench?: boolean | Workbench;
-  /** on resume, archive old large tool results to spill files (default off; the CLI's flow turns it on) */
-  trim?: boolean;
-  /** on resume, mark stale results of read-only glance commands (default on) */
-  ephemeral?: boolean;
+  /**
+   * on resume, archive old large tool results to spill files (default off; the CLI's flow turns it on);
+   * `{ keepRecent, minChars }` turns it on with its knobs (defaults 20 and 2000)
+   */
+  trim?: boolean | TrimKnobs;
+  /**
+   * on resume, mark stale results of read-only glance commands (default on); `{ keepRecent, maxChars }`
+   * keeps it on with its knobs (defaults 6 and 2000)
+   */
+  ephemeral?: boolean | ExpireKnobs;
+  /** with a workbench: a tool output string this long or longer goes to a spill file (default 4000; 0 = never) */
+  spillThreshold?: number;
+  /** the characters of a spilled output the model still sees in place (default 400) */
+  spillHead?: number;
   /** denied calls kept in a resumed context (default 1) */
   keepDenials?: number;
   /** run agent processes in their own process group, so a terminal's Ctrl-C reaches only flower (the CLI sets it on a TTY) */
@@ -221,4 +232,25 @@ export function describeRuntime(d: Description): string[] {
     `commands never see: ${d.secretNames.join(', ')}`,
     ...d.skills,
   ];
+}
+
+/**
+ * The spill guard's and the views' numbers, checked: a whole number ≥ 0 each (`spillThreshold` 0 turns
+ * spilling off), or a ConfigError 'bad-option' naming the option.
+ */
+export function viewNumbers(o: Pick<RuntimeOptions, 'spillThreshold' | 'spillHead' | 'trim' | 'ephemeral'>): { threshold: number; head: number } {
+  const check = (field: string, v: unknown): void => {
+    if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v) && v >= 0)) {
+      throw new ConfigError('bad-option', `Runtime option ${field} must be a whole number ≥ 0, got ${String(v)}; leave it out for the default.`, { field });
+    }
+  };
+  check('spillThreshold', o.spillThreshold);
+  check('spillHead', o.spillHead);
+  for (const [name, v] of [
+    ['trim', o.trim],
+    ['ephemeral', o.ephemeral],
+  ] as const) {
+    if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) check(`${name}.${k}`, x);
+  }
+  return { threshold: o.spillThreshold ?? SPILL_THRESHOLD, head: o.spillHead ?? SPILL_HEAD };
 }

@@ -11,7 +11,7 @@ export {
   PROJECT_KEY_MAX,
 } from './keys.js';
 export { ViewedStore, spillWriter, DEFAULT_VIEW_POLICY } from './viewed.js';
-export type { ViewPolicy } from './viewed.js';
+export type { ViewPolicy, TrimKnobs, ExpireKnobs } from './viewed.js';
 export { views, expire, trim, prune, relink, trimReport, isDenialEntry } from './views/index.js';
 export type { ViewOptions, ViewReport } from './views/index.js';
 export { writeFileAtomic, writeJsonAtomic, readJsonOrKeepAside, keepAside, withFileLock, stamp } from '../state/index.js';

@@ -10,13 +10,18 @@ import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry }
 import { RunLayout, writeFileAtomic } from '../state/index.js';
 import type { SqliteSessionStore } from './sqlite.js';
 import type { PostgresSessionStore } from './postgres/index.js';
-import { spillFileName, views, type ViewReport } from './views/index.js';
+import { spillFileName, views, type ExpireOptions, type TrimOptions, type ViewReport } from './views/index.js';
+
+/** The trim view's knobs: the newest `keepRecent` (20) large results stay, a result of `minChars` (2000) or more is large. */
+export type TrimKnobs = Omit<TrimOptions, 'spill'>;
+/** The stale-glance view's knobs: the newest `keepRecent` (6) glance results stay, one over `maxChars` (2000) is left to trim. */
+export type ExpireKnobs = ExpireOptions;
 
 export interface ViewPolicy {
-  /** trim old large tool results into spill files (off by default in the API, on for the CLI's flow) */
-  trim: boolean;
-  /** expire stale results of read-only glance commands (default on) */
-  ephemeral: boolean;
+  /** trim old large tool results into spill files (off by default in the API, on for the CLI's flow); an object: on, with these knobs */
+  trim: boolean | TrimKnobs;
+  /** expire stale results of read-only glance commands (default on); an object: on, with these knobs */
+  ephemeral: boolean | ExpireKnobs;
   /** denied calls kept in the resumed context (default 1: the newest, so the model doesn't retry it in a loop) */
   keepDenials: number;
 }
@@ -37,6 +42,9 @@ export function spillWriter(workspace: string, dir = RunLayout.of({ workspace })
   };
 }
 
+/** A view's knobs when it is on (`true` = the defaults), undefined when it is off. */
+const knobs = <T extends object>(v: boolean | T): T | undefined => (v === true ? ({} as T) : v === false ? undefined : { ...v });
+
 export class ViewedStore implements SessionStore {
   /** what the last load() changed, for `trimReport` */
   lastReport: ViewReport | undefined;
@@ -56,8 +64,8 @@ export class ViewedStore implements SessionStore {
     const raw = await this.inner.load(key);
     if (!raw) return raw;
     const { entries, report } = views(raw, {
-      expire: this.policy.ephemeral ? {} : false,
-      trim: this.policy.trim ? { spill: spillWriter(this.workspace, this.spillDir) } : false,
+      expire: knobs(this.policy.ephemeral) ?? false,
+      trim: this.policy.trim ? { ...knobs(this.policy.trim), spill: spillWriter(this.workspace, this.spillDir) } : false,
       prune: { keepDenials: this.policy.keepDenials },
     });
     this.lastReport = report;

@@ -8,4 +8,4 @@ export type { LineageData, LineageOpenOptions } from './lineage.js';
 export { wakeState, notesDirOf } from './wake.js';
 export type { WakeState, WakeOptions } from './wake.js';
 export { starterFlow, clarifyStep, goalStep, withGoal, starterTexts, BRIEF_KEY, MISSING_KEY, GOAL_KEY, VERDICT_KEY, ROUND_KEY } from './starter/index.js';
-export type { StarterOptions, StarterFlow, FlowChannel, ClarifyStepOptions, GoalStepOptions, WithGoalOptions } from './starter/index.js';
+export type { StarterOptions, StarterFlow, FlowChannel, ClarifyStepOptions, GoalStepOptions, StarterStepOptions, WithGoalOptions } from './starter/index.js';

@@ -93,7 +93,8 @@ test('past the threshold the same session writes its handoff through submit_hand
   );
   const events: FlowerEvent[] = [];
   const sessions: string[] = [];
-  const rt = runtime(p, { ANTHROPIC_MODEL: 'claude-opus-test' });
+  // with a workbench: the handoff is also kept in its notes/ (a Runtime without one writes none)
+  const rt = runtime(p, { ANTHROPIC_MODEL: 'claude-opus-test' }, { workbench: true });
   let r;
   try {
     r = await rt.run(worker, 'build the parser (TASK-TEXT-7Q)', {
@@ -178,7 +179,7 @@ test('a "prompt is too long" 400 gives a degraded handoff at once, calibrates th
     { type: 'text', text: 'recovered on the successor', usage: small, match: { firstUserIncludes: TAKEOVER } },
   );
   const events: FlowerEvent[] = [];
-  const rt = runtime(p);
+  const rt = runtime(p, {}, { workbench: true });
   let r;
   try {
     r = await rt.run(worker, task, { stepName: 'a/b:c', onEvent: (e) => events.push(e) });
@@ -209,11 +210,45 @@ test('a "prompt is too long" 400 gives a degraded handoff at once, calibrates th
   assert.deepEqual(Object.entries(cal), [[`${sim.url}|`, 40_100]]);
 });
 
+test('a Runtime without a workbench hands off without writing notes/交接-*.md: the successor and the event carry it, the manifest the retired session', async () => {
+  const p = project('overflow-nowb');
+  sim.reset();
+  sim.enqueue(
+    {
+      type: 'tool_use',
+      name: 'Bash',
+      input: { command: 'echo one', description: 'one' },
+      usage: { input_tokens: 100, cache_read_input_tokens: 40_000, output_tokens: 30 },
+      match: { not: { firstUserIncludes: TAKEOVER } },
+    },
+    { ...TOO_LONG, match: (c: SimCall) => !c.firstUser.includes(TAKEOVER) },
+    { type: 'text', text: 'recovered', usage: small, match: { firstUserIncludes: TAKEOVER } },
+  );
+  const events: FlowerEvent[] = [];
+  const rt = runtime(p);
+  let r;
+  try {
+    r = await rt.run(worker, 'tidy up (TASK-NOWB)', { stepName: 'tidy', onEvent: (e) => events.push(e) });
+  } finally {
+    rt.close();
+  }
+  assert.equal(r.ok, true, r.error ?? '');
+  assert.equal(r.text, 'recovered');
+  assert.equal(fs.existsSync(path.join(p.ws, '.flower')), false, 'no .flower/ in the workspace');
+  const done = events.find((e) => e.kind === 'handoff' && e.payload.phase === 'done')!;
+  assert.equal(done.payload.path, null);
+  assert.equal(done.payload.degraded, true);
+  const succ = sim.messageRequests().find((q) => transcriptOf(q.body).join('').includes(TAKEOVER))!;
+  assert.match(transcriptOf(succ.body).join('\n'), /TASK-NOWB/);
+  const row = (await Manifest.read(p.runs))[0]!;
+  assert.equal(row.retired.length, 1);
+});
+
 test('handoffs that keep degrading stop the step after two in a row, with the window and threshold in the message', async () => {
   const p = project('degrade');
   sim.reset();
   sim.enqueue(TOO_LONG);
-  const rt = runtime(p);
+  const rt = runtime(p, {}, { workbench: true });
   let r;
   try {
     r = await rt.run(worker, 'anything', { stepName: 'loop' });
@@ -330,10 +365,12 @@ test('once --window 60000: a markdown handoff (no tool call) is parsed, and the 
   assert.match(r.out, /done after markdown/);
   assert.match(r.out, /handed off from [0-9a-f-]{36}/);
   assert.match(r.err, /# handoff written/);
-  const doc = fs.readFileSync(path.join(p.ws, '.flower', 'notes', '交接-ad-hoc.md'), 'utf8');
-  assert.match(doc, /## 现在在做什么\n\nwiring the CLI/);
-  assert.match(doc, /## 下一步\n\nrun the e2e test/);
-  assert.match(doc, /## 走不通的路\n\nnone yet/);
+  // `once` has no workbench: no notes/ on disk; the handoff reaches the successor's first prompt
+  assert.equal(fs.existsSync(path.join(p.ws, '.flower')), false, 'a Runtime without a workbench leaves no .flower/');
+  const succ = sim.messageRequests().find((q) => transcriptOf(q.body).join('').includes(TAKEOVER))!;
+  const first = transcriptOf(succ.body).join('\n');
+  assert.match(first, /wiring the CLI/);
+  assert.match(first, /run the e2e test/);
   const row = (await Manifest.read(p.runs))[0]!;
   assert.equal(row.retired.length, 1);
   assert.notEqual(row.session_id, row.retired[0]);

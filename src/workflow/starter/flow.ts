@@ -10,6 +10,7 @@ import type { AgentDefinition } from '@anthropic-ai/claude-agent-sdk';
 import { detectLang, type Lang } from '../../config/index.js';
 import { ConfigError } from '../../errors.js';
 import { Brief, type Goal, WAKE_AMEND_LABEL } from '../../docs/index.js';
+import { requireGitRepo } from '../../guards/index.js';
 import { HumanChannel } from '../../human/index.js';
 import { clarifier, coordinator, judge, worker } from '../../roles/index.js';
 import type { WorkflowContext } from '../context.js';
@@ -46,7 +47,10 @@ export interface StarterOptions {
   /** extra rules for the coordinator */
   instructions?: string;
   workers?: Record<string, AgentDefinition>;
-  /** each worker in its own git worktree (`--isolate`; the workspace must be a git repository) */
+  /**
+   * each worker in its own git worktree (`--isolate`); the workspace must be inside a git work tree, or
+   * starterFlow rejects with ConfigError 'not-a-git-repo' before anything is made (the CLI's check)
+   */
   isolate?: boolean;
   /**
    * every path (default: from workspace / runDir / isolate). Its notes/ holds the brief and the goal:
@@ -78,6 +82,8 @@ export async function starterFlow(ask: string, o: StarterOptions): Promise<Start
   const lang = o.lang ?? detectLang();
   const layout = o.layout ?? RunLayout.of({ workspace: o.workspace, ...(o.runDir !== undefined ? { runDir: o.runDir } : {}), isolate: o.isolate ?? false });
   const ws = layout.workspace;
+  // refused before anything is archived, recorded or asked: worktrees need a git repository
+  if (o.isolate) requireGitRepo(ws);
   const records = o.records ?? layout.runDir;
   const { brief: briefPath, goal: goalPath, notes } = layout;
   let archived: string | null = null;

@@ -12,19 +12,23 @@
  */
 import type { Lang } from '../../config/index.js';
 import { AMBIGUOUS_REASON, Brief, DEFAULT_AMEND_LABEL, Goal, reviewVerdict, Verdict } from '../../docs/index.js';
+import { ConfigError } from '../../errors.js';
+import { judge } from '../../roles/index.js';
 import { event, failure, type AgentSpec, type StepResult } from '../../runtime/index.js';
 import { limitOf, type WorkflowContext, type WorkflowRuntime } from '../context.js';
 import { type Step, StepAbort } from '../step.js';
 import { texts } from './prompts.js';
-import { GOAL_KEY, ROUND_KEY, VERDICT_KEY, keptAside, type FlowChannel } from './steps.js';
+import { GOAL_KEY, ROUND_KEY, VERDICT_KEY, failurePolicy, keptAside, stepSpec, type FlowChannel, type StarterStepOptions } from './steps.js';
 import { judgeStepName } from '../../state/index.js';
 
-export interface WithGoalOptions {
+export interface WithGoalOptions extends StarterStepOptions {
+  /** for the standard judge: may run the artifact with Bash (default false) */
+  canRun?: boolean;
   goalPath: string;
   /** 需求.md: remarks the person sent during the run (运行中补充) reach the judge with the goal */
   briefPath?: string;
   manifestPath: string;
-  /** total work rounds (0 and 1 both mean one) */
+  /** total work rounds (0 and 1 both mean one); `retries` says the same as rounds − 1 */
   rounds?: number;
   lang: Lang;
 }
@@ -117,8 +121,38 @@ function goalBlockFor(goal: Goal | null, o: WithGoalOptions): string {
   );
 }
 
-export function withGoal(step: Step, judgeSpec: AgentSpec, channel: FlowChannel, o: WithGoalOptions): Step {
+/** The work rounds: `rounds`, or `retries` + 1; both given must agree. */
+function roundsOf(step: Step, o: WithGoalOptions): number {
+  const fromRetries = o.retries !== undefined ? o.retries + 1 : undefined;
+  if (o.rounds !== undefined && fromRetries !== undefined && Math.max(1, o.rounds) !== fromRetries) {
+    throw new ConfigError(
+      'bad-step',
+      `withGoal('${step.name}'): rounds ${o.rounds} and retries ${o.retries} disagree (rounds = retries + 1); give one of them.`,
+      {
+        field: 'retries',
+        step: step.name,
+      },
+    );
+  }
+  return o.rounds ?? fromRetries ?? 3;
+}
+
+/**
+ * The judged work step. `judgeSpec` null or undefined: the standard judge,
+ * `judge('<step>·判定', { channel, canRun, lang, submits: ['verdict'], instructions })`.
+ */
+export function withGoal(step: Step, judgeSpec: AgentSpec | null | undefined, channel: FlowChannel, o: WithGoalOptions): Step {
   const t = texts(o.lang);
+  const rounds = roundsOf(step, o);
+  const spec = stepSpec(judgeSpec, o.instructions, () =>
+    judge(`${step.name}·判定`, {
+      channel,
+      canRun: o.canRun ?? false,
+      lang: o.lang,
+      submits: ['verdict'],
+      ...(o.instructions ? { instructions: o.instructions } : {}),
+    }),
+  );
   const inner = step.gate;
   // feedback belongs to the round it judged: a failed round (no verdict) must not reuse a stale one
   let feedback = '';
@@ -135,7 +169,7 @@ export function withGoal(step: Step, judgeSpec: AgentSpec, channel: FlowChannel,
     const checks = goal?.complete() ? goal.checks : [];
     const round = await judgeRound(
       rt,
-      judgeSpec,
+      spec,
       channel,
       t.judgePrompt(goalBlockFor(goal, o), r.text.trim() || t.noReply),
       judgeStepName(step.name, n),
@@ -158,8 +192,10 @@ export function withGoal(step: Step, judgeSpec: AgentSpec, channel: FlowChannel,
     feedback = next.feedback;
     return next.pass;
   };
+  const { onFail } = failurePolicy(o);
   return step.with({
-    retries: Math.max(0, (o.rounds ?? 3) - 1),
+    ...(onFail !== undefined ? { onFail } : {}),
+    retries: Math.max(0, rounds - 1),
     gate,
     onReject: (r) => (r === judged ? feedback : t.wakeSilent),
   });

@@ -9,9 +9,10 @@
 import type { McpServerConfig } from '@anthropic-ai/claude-agent-sdk';
 import type { Lang } from '../../config/index.js';
 import { Brief, Goal, type Verdict, type Written } from '../../docs/index.js';
+import { clarifier, judge } from '../../roles/index.js';
 import { event, type AgentSpec } from '../../runtime/index.js';
 import type { WorkflowContext } from '../context.js';
-import { Step } from '../step.js';
+import { Step, type StepOptions } from '../step.js';
 import { SEED_STEPS } from '../../state/index.js';
 import { texts } from './prompts.js';
 
@@ -46,7 +47,30 @@ function hydrateGoal(ctx: WorkflowContext, name: string, g: Goal): void {
   ctx[name] = g.promptBlock();
 }
 
-export interface ClarifyStepOptions {
+/** What the starter's steps take beyond their own: the role's extra rules and the Step's failure policy. */
+export interface StarterStepOptions {
+  /** extra rules, appended after the role's (to the given spec's, or to the default one's) */
+  instructions?: string;
+  /** what the workflow does when the step fails (Step's onFail; default 'stop') */
+  onFail?: StepOptions['onFail'];
+  /** business retries after a failed or rejected attempt (Step's retries; default 0) */
+  retries?: number;
+}
+
+/** The spec given (with the extra rules appended), or the standard one. */
+export function stepSpec(spec: AgentSpec | null | undefined, instructions: string | undefined, standard: () => AgentSpec): AgentSpec {
+  if (!spec) return standard();
+  const extra = instructions?.trim();
+  if (!extra) return spec;
+  return spec.with({ instructions: spec.instructions.trim() ? `${spec.instructions}\n\n${extra}` : extra });
+}
+
+/** Step's onFail and retries, when given (Step checks them). */
+export function failurePolicy(o: StarterStepOptions): Pick<StepOptions, 'onFail' | 'retries'> {
+  return { ...(o.onFail !== undefined ? { onFail: o.onFail } : {}), ...(o.retries !== undefined ? { retries: o.retries } : {}) };
+}
+
+export interface ClarifyStepOptions extends StarterStepOptions {
   briefPath: string;
   name?: string;
   /** run even when the brief is already complete */
@@ -60,10 +84,17 @@ export function keptAside(ctx: WorkflowContext, w: Written): void {
   ctx._onEvent?.(event('system', `${w.path} ${w.keptReason ?? 'was not written by flower'}; kept it as ${w.kept}`, { keptAside: w.kept, path: w.path }));
 }
 
-export function clarifyStep(spec: AgentSpec, channel: FlowChannel, ask: string | ((ctx: WorkflowContext) => string), o: ClarifyStepOptions): Step {
+/** 确认需求. `spec` null or undefined: the standard `clarifier(name, { channel, lang, instructions })`. */
+export function clarifyStep(
+  spec: AgentSpec | null | undefined,
+  channel: FlowChannel,
+  ask: string | ((ctx: WorkflowContext) => string),
+  o: ClarifyStepOptions,
+): Step {
   const name = o.name ?? SEED_STEPS.clarify;
   const t = texts(o.lang);
-  return new Step(name, spec, (ctx) => t.clarifyPrompt(typeof ask === 'function' ? ask(ctx) : ask), {
+  const role = stepSpec(spec, o.instructions, () => clarifier(name, { channel, lang: o.lang, ...(o.instructions ? { instructions: o.instructions } : {}) }));
+  return new Step(name, role, (ctx) => t.clarifyPrompt(typeof ask === 'function' ? ask(ctx) : ask), {
     when: (ctx) => {
       if (o.alwaysAsk) return true;
       const b = Brief.load(o.briefPath);
@@ -87,10 +118,11 @@ export function clarifyStep(spec: AgentSpec, channel: FlowChannel, ask: string |
     // the compact block, never the raw reply (a clarifier once pasted a whole codebase into it)
     reduce: (_r, ctx) => (ctx[BRIEF_KEY] as Brief).promptBlock(),
     resumePrompt: t.clarifyResume,
+    ...failurePolicy(o),
   });
 }
 
-export interface GoalStepOptions {
+export interface GoalStepOptions extends StarterStepOptions {
   goalPath: string;
   name?: string;
   briefKey?: string;
@@ -99,11 +131,15 @@ export interface GoalStepOptions {
   lang: Lang;
 }
 
-export function goalStep(spec: AgentSpec, channel: FlowChannel, o: GoalStepOptions): Step {
+/** 设定目标. `spec` null or undefined: the standard `judge(name, { channel, lang, submits: ['goal'], instructions })`. */
+export function goalStep(spec: AgentSpec | null | undefined, channel: FlowChannel, o: GoalStepOptions): Step {
   const name = o.name ?? SEED_STEPS.goal;
   const briefKey = o.briefKey ?? SEED_STEPS.clarify;
   const t = texts(o.lang);
-  return new Step(name, spec, (ctx) => t.goalPrompt(typeof ctx[briefKey] === 'string' && ctx[briefKey] ? String(ctx[briefKey]) : t.noBrief), {
+  const role = stepSpec(spec, o.instructions, () =>
+    judge(name, { channel, lang: o.lang, submits: ['goal'], ...(o.instructions ? { instructions: o.instructions } : {}) }),
+  );
+  return new Step(name, role, (ctx) => t.goalPrompt(typeof ctx[briefKey] === 'string' && ctx[briefKey] ? String(ctx[briefKey]) : t.noBrief), {
     when: (ctx) => {
       if (o.alwaysSet) return true;
       const g = Goal.load(o.goalPath);
@@ -136,5 +172,6 @@ export function goalStep(spec: AgentSpec, channel: FlowChannel, o: GoalStepOptio
       return true;
     },
     reduce: (_r, ctx) => (ctx[GOAL_KEY] as Goal).promptBlock(),
+    ...failurePolicy(o),
   });
 }

@@ -1,0 +1,40 @@
+/**
+ * The web tools of workers follow the run's network: a worker made by `worker()` gets WebFetch and
+ * WebSearch when the run's `net` is 'on' (`--net on`, the default), and no worker has them otherwise —
+ * not with `--net off`, and not with a host list either: the binary fetches for WebFetch itself, outside
+ * the sandbox's proxy, so a host list would not hold for it.
+ */
+import type { AgentDefinition } from '@anthropic-ai/claude-agent-sdk';
+import type { NetPolicy } from './sandbox.js';
+
+export const WEB_TOOLS: readonly string[] = Object.freeze(['WebFetch', 'WebSearch']);
+/** The worker's tools when it lists none (the allowlist's default, guards/allowlist.ts). */
+const DEFAULT_TOOLS: readonly string[] = ['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep'];
+
+/** Like ISOLATED (guards/isolate.ts): a symbol-keyed mark, copied by spread, dropped by JSON. */
+export const WEB: unique symbol = Symbol.for('flower.web') as never;
+type Marked = AgentDefinition & { [WEB]?: boolean };
+
+/** Mark (or unmark) a worker definition as wanting the web tools when the run has the network. Returns the same object. */
+export function withWeb<T extends AgentDefinition>(agent: T, flag = true): T {
+  (agent as Marked)[WEB] = flag;
+  return agent;
+}
+
+export function wantsWeb(agent: AgentDefinition | undefined): boolean {
+  return agent !== undefined && (agent as Marked)[WEB] === true;
+}
+
+const isWeb = (t: string): boolean => WEB_TOOLS.includes(t.split('(')[0]!.trim());
+
+/** The agents as this run gives them: with the web tools (net 'on', marked agents) or without any (pure). */
+export function agentsForNet(agents: Readonly<Record<string, AgentDefinition>>, net: NetPolicy): Record<string, AgentDefinition> {
+  const out: Record<string, AgentDefinition> = {};
+  for (const [type, def] of Object.entries(agents)) {
+    const tools = def.tools ?? [...DEFAULT_TOOLS];
+    const next = net === 'on' ? (wantsWeb(def) ? [...new Set([...tools, ...WEB_TOOLS])] : tools) : tools.filter((t) => !isWeb(t));
+    const same = def.tools !== undefined && next.length === def.tools.length && next.every((t, i) => t === def.tools![i]);
+    out[type] = same || (def.tools === undefined && next.length === DEFAULT_TOOLS.length) ? def : { ...def, tools: next };
+  }
+  return out;
+}
