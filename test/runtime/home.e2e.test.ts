@@ -86,6 +86,9 @@ test('two sandboxed runs in one workspace, with different run dirs, at once: eve
 }, async () => {
   const p = project('home2');
   const env = testEnv(p, sim.url);
+  // a git repository, as a person's project usually is: the sandbox write-protects .git/hooks and .git/config too
+  fs.mkdirSync(path.join(p.ws, '.git', 'hooks'), { recursive: true });
+  fs.writeFileSync(path.join(p.ws, '.git', 'HEAD'), 'ref: refs/heads/main\n');
   const sync = path.join(p.ws, 'sync');
   fs.mkdirSync(sync);
   const wait = (f: string) => `while [ ! -e ${path.join(sync, f)} ]; do sleep 0.05; done`;
@@ -98,7 +101,7 @@ test('two sandboxed runs in one workspace, with different run dirs, at once: eve
     { type: 'text', text: 'A done', match: { firstUserIncludes: 'RUN-A' } },
     bash('toolu_b1', 'RUN-B', `${wait('a1')}; ${mark('b1')}; echo B1`),
     bash('toolu_b2', 'RUN-B', `${wait('a-ended')}; echo B2`),
-    bash('toolu_b3', 'RUN-B', 'echo B3'),
+    bash('toolu_b3', 'RUN-B', `ls -a ${path.join(p.ws, '.claude')}; echo B3`),
     { type: 'text', text: 'B done', match: { firstUserIncludes: 'RUN-B' } },
   );
   const runA = cli(['once', 'RUN-A: work', '-t', 'Bash', '-w', p.ws, '-r', path.join(p.dir, 'runs-a')], { cwd: p.dir, env, timeoutMs: 150_000 }).then((r) => {
