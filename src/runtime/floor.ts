@@ -38,6 +38,7 @@ import {
 } from '../guards/index.js';
 import { pluginDirsFromEnv } from '../skills/index.js';
 import type { RunLayout } from '../state/index.js';
+import { gitConfigGlobal } from './options.js';
 import { chainValues, envFilesUnder, filesHolding, plainValues, startupFilesHolding } from './secret-places.js';
 
 export { envFilesUnder } from './secret-places.js';
@@ -78,6 +79,8 @@ export class Floor {
   readonly chainFiles: string[];
   /** CLAUDE_ENV_FILE: the scrub script */
   readonly scrubFile: string;
+  /** GIT_CONFIG_GLOBAL for the commands: flower's file that includes the person's global git config (none: they have none) */
+  readonly gitConfig: string | undefined;
   /** the resolved environment with settings refused from files agents could write removed */
   readonly env: Record<string, string>;
   private readonly known: string[];
@@ -131,7 +134,9 @@ export class Floor {
     const fileTools = [i.layout.workspace, ...(i.workbench ? [i.workbench] : [])].map((p) => path.resolve(p));
     this.wall = new PathWall({ writable: fileTools, protected: places, unreadable, allowRead: i.allowRead.map((p) => path.resolve(p)), home });
     this.scrubFile = path.join(i.configDir, `flower-scrub-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sh`);
-    fs.writeFileSync(this.scrubFile, scrubScript(this.secretNames, pass), { mode: 0o600 });
+    this.gitConfig = personGitConfig(r.env, i.configDir);
+    const git = this.gitConfig ? `export GIT_CONFIG_GLOBAL=${shellQuote(this.gitConfig)}\n` : '';
+    fs.writeFileSync(this.scrubFile, scrubScript(this.secretNames, pass) + git, { mode: 0o600 });
   }
 
   /**
@@ -146,6 +151,7 @@ export class Floor {
       if (credential.has(k) || !this.secretNames.includes(k)) out[k] = v;
     }
     out.CLAUDE_ENV_FILE = this.scrubFile;
+    if (this.gitConfig) out.GIT_CONFIG_GLOBAL = this.gitConfig;
     return out;
   }
 
@@ -187,15 +193,34 @@ export class Floor {
     });
   }
 
-  /** Remove the scrub script (the Runtime's close). */
+  /** Remove the scrub script and the git config (the Runtime's close). */
   close(): void {
     try {
       fs.rmSync(this.scrubFile, { force: true });
+      if (this.gitConfig) fs.rmSync(this.gitConfig, { force: true });
     } catch {
       /* the config dir goes at exit anyway */
     }
   }
 }
+
+/**
+ * The commands run with the binary's private HOME (runtime/options: privateHomeDir), so git would not find
+ * the person's identity. flower writes a file of its own that includes their global config: git reads the
+ * person's file as it is, and a `git config --global` writes flower's file, never theirs. The binary's env
+ * scrub (under --no-sandbox) drops GIT_CONFIG_GLOBAL from commands, so the scrub script exports it again.
+ */
+function personGitConfig(env: Readonly<Record<string, string>>, configDir: string): string | undefined {
+  const real = gitConfigGlobal(env);
+  if (!real) return undefined;
+  const file = path.join(configDir, `flower-gitconfig-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+  fs.writeFileSync(file, `# written by flower: the person's global git config, read where it is\n[include]\n\tpath = ${JSON.stringify(path.resolve(real))}\n`, {
+    mode: 0o600,
+  });
+  return file;
+}
+
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** A base URL from a file an agent could write never receives a credential that came from elsewhere. */
 function endpointCheck(r: ResolvedEnv, agentWritable: (f: string) => boolean): void {

@@ -41,8 +41,9 @@ export function privateConfigDir(): string {
   return configDir;
 }
 
-/** Remove this process's private config dir (also called before dying of a signal: 'exit' won't run). */
+/** Remove this process's private config dir and HOME (also called before dying of a signal: 'exit' won't run). */
 export function removeConfigDir(): void {
+  removeHomeDir();
   if (!configDir) return;
   try {
     fs.rmSync(configDir, { recursive: true, force: true });
@@ -50,6 +51,47 @@ export function removeConfigDir(): void {
     /* best effort */
   }
 }
+
+let homeDir: string | undefined;
+
+/**
+ * The binary's private HOME (0700), one per process, removed at exit with the config dir. Measured on
+ * 2.1.332 (docs/sdk-facts.md, "What the binary writes into HOME"): whatever CLAUDE_CONFIG_DIR says, the
+ * binary writes `~/.claude/{bridge-spawn,child-logs,…}`, `~/.cache/claude-cli-nodejs`, `~/.npm/_logs`,
+ * `~/.config/anthropic` and (with its env scrub) empty placeholder dotfiles under `$HOME`: only HOME
+ * steers them. So the child gets a HOME flower owns, and the person's real one stays untouched.
+ */
+export function privateHomeDir(): string {
+  if (homeDir && fs.existsSync(homeDir)) return homeDir;
+  privateConfigDir(); // sweeps dead processes' folders first, and hooks the exit cleanup
+  homeDir = fs.mkdtempSync(path.join(os.tmpdir(), `flower-home-${process.pid}-`));
+  fs.chmodSync(homeDir, 0o700);
+  process.once('exit', removeHomeDir);
+  return homeDir;
+}
+
+function removeHomeDir(): void {
+  if (!homeDir) return;
+  try {
+    fs.rmSync(homeDir, { recursive: true, force: true });
+  } catch {
+    /* best effort */
+  }
+}
+
+/**
+ * The person's git identity for commands that run with the private HOME: their global git config, read
+ * where git itself would look (GIT_CONFIG_GLOBAL, ~/.gitconfig, then $XDG_CONFIG_HOME/git/config).
+ */
+export function gitConfigGlobal(base: Readonly<Record<string, string>>): string | undefined {
+  if (base.GIT_CONFIG_GLOBAL) return base.GIT_CONFIG_GLOBAL;
+  const home = base.HOME || os.homedir();
+  const xdg = base.XDG_CONFIG_HOME || path.join(home, '.config');
+  return [path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config')].find((f) => fs.existsSync(f));
+}
+
+/** XDG folders the binary writes into (cache, config): in the child they default to the private HOME's. */
+const XDG_WRITTEN = ['XDG_CACHE_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME'];
 
 /**
  * A private temp folder (0700) for the children's commands: their TMPDIR. Under the sandbox it is the
@@ -91,7 +133,7 @@ function sweepDeadConfigDirs(): void {
     return;
   }
   for (const n of names) {
-    const m = /^flower-(?:claude|tmp)-(\d+)-/.exec(n);
+    const m = /^flower-(?:claude|tmp|home)-(\d+)-/.exec(n);
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid === process.pid || pidAlive(pid)) continue;
@@ -182,6 +224,10 @@ export function childEnv({ base, spec, maxRetries, extra = {}, tmpDir, scrub = f
   if (base.CLAUDE_ENV_FILE !== undefined) env.CLAUDE_ENV_FILE = base.CLAUDE_ENV_FILE;
   else delete env.CLAUDE_ENV_FILE;
   if (tmpDir) env.TMPDIR = tmpDir;
+  // the person's HOME is never the binary's (privateHomeDir); their git identity reaches commands through
+  // GIT_CONFIG_GLOBAL, which the floor sets (runtime/floor: personGitConfig) and its scrub script exports again
+  for (const k of XDG_WRITTEN) delete env[k];
+  env.HOME = privateHomeDir();
   // Without the sandbox, the binary's own scrub: it drops credential-looking variables (ANTHROPIC_API_KEY,
   // *_SECRET*, *PASSWORD*, *_API_KEY, …; GITHUB_TOKEN is kept) from the subprocesses it starts, and forces
   // the permission mode to 'default' (only listed tools are approved — what the allowlists want).
