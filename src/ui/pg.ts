@@ -13,7 +13,7 @@ import { PostgresRunRecords, PostgresSessionStore, acquirePool, releasePool, wit
 import { noteLayouts, readNotes } from './data.js';
 import type { LineageView, Problem, SearchHit, SessionReader, Snapshot, TranscriptPage, UiRow, UiSource } from './source.js';
 import { stat } from './sqlite.js';
-import { likePattern } from './sqlite-trace.js';
+import { TRACE_WINDOW, likePattern } from './sqlite-trace.js';
 import { rowOf, traceOf, type Trace } from './trace.js';
 import { figuresOf, foldCalls, verdictCallOf, type ModelCall, type SessionFigures, type VerdictCall } from './transcript.js';
 import type { RunInbox } from '../state/index.js';
@@ -152,10 +152,12 @@ export class PgSessionReader implements SessionReader {
     return this.guard(empty, async () => {
       const k = await this.mainKey(sid);
       if (!k) return empty;
-      const rows = (es: readonly unknown[]) => es.map((e, i) => rowOf(i, e));
+      // the same window as the SQLite reader: a long transcript's newest TRACE_WINDOW entries
+      const rows = (es: readonly unknown[]) => es.slice(-TRACE_WINDOW).map((e, i) => rowOf(i + Math.max(0, es.length - TRACE_WINDOW), e));
       const subs: Array<{ subpath: string; rows: ReturnType<typeof rows> }> = [];
       for (const s of await this.subKeys(k, sid)) subs.push({ subpath: s.subpath, rows: rows(await this.load(k, sid, s.subpath)) });
-      return traceOf({ main: rows(await this.load(k, sid)), subs });
+      const main = await this.load(k, sid);
+      return traceOf({ main: rows(main), from: Math.max(0, main.length - TRACE_WINDOW), subs });
     });
   }
 

@@ -57,6 +57,7 @@ export function sessionBody(ctx: PageContext, i: SessionInput): string {
   const base = `/session/${encodeURIComponent(i.sid)}`;
   const lane = laneNamer(i.trace);
   const keep = { sub: i.sub, harness: i.harness ? 1 : undefined };
+  const { total, entries } = i.page;
   const out: string[] = [];
   out.push(
     `<h1>session <code class="sid">${esc(i.sid)}</code>${i.sub ? ` · <span class="sub-task">${esc(lane(i.sub))}</span> <code>${esc(i.sub)}</code>` : ''}</h1>`,
@@ -69,6 +70,10 @@ export function sessionBody(ctx: PageContext, i: SessionInput): string {
     );
   const cost = i.rows.filter((r) => r.session_id === i.sid).reduce((a, r) => a + r.cost_usd, 0);
   out.push(treeHtml(ctx, i.sid, i.trace, cost, i.sub));
+  if (i.trace.from > 0)
+    out.push(
+      `<p class="note trace-window">the trace (subagents, changes, timeline) covers the newest entries, from entry ${(i.trace.from + 1).toLocaleString('en')} of ${total.toLocaleString('en')}</p>`,
+    );
   if (!i.sub) {
     out.push(figuresHtml(i.figures));
     out.push(`<div class="curve-box">${curveSvg({ calls: i.calls, window: i.window, threshold: i.threshold, label: `session ${i.sid}` })}</div>`);
@@ -82,7 +87,6 @@ export function sessionBody(ctx: PageContext, i: SessionInput): string {
       ),
     );
   }
-  const { total, entries } = i.page;
   const last = entries.length ? entries.at(-1)!.seq + 1 : i.from;
   const pager = (): string => {
     const links: string[] = [];

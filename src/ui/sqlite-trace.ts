@@ -35,8 +35,16 @@ const BLOCKS = `SELECT json_group_array(json_array(json_extract(j.value, '$.type
       'description', json_extract(j.value, '$.input.description'), 'pattern', json_extract(j.value, '$.input.pattern')) END END))
   FROM json_each(e.payload, '$.message.content') j WHERE json_type(e.payload, '$.message.content') = 'array'`;
 
-const TRACE_SQL = `SELECT e.seq AS seq, json_extract(e.payload, ${FIELDS}) AS f, (${BLOCKS}) AS b
-  FROM entries e WHERE e.store_key = ? AND (e.payload LIKE '%"user"%' OR e.payload LIKE '%"assistant"%' OR e.payload LIKE '%agent_metadata%') ORDER BY e.seq`;
+// the block list is built only for entries that hold tool blocks (json_each re-reads every block)
+const TRACE_SQL = `SELECT e.seq AS seq, json_extract(e.payload, ${FIELDS}) AS f,
+  CASE WHEN e.payload LIKE '%"tool_use%' THEN (${BLOCKS}) END AS b
+  FROM entries e WHERE e.store_key = ? AND e.seq >= ? ORDER BY e.seq`;
+
+/**
+ * Entries a trace reads at most, the newest ones: a longer transcript's trace covers its last
+ * TRACE_WINDOW entries (the page says so), which keeps a 100k-entry session page under 2 s (bench/ui.ts).
+ */
+export const TRACE_WINDOW = 10_000;
 
 const s = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -50,9 +58,9 @@ function parse(text: string | null): unknown[] {
   }
 }
 
-export function traceRows(db: Database.Database, key: string): TraceRow[] {
+export function traceRows(db: Database.Database, key: string, fromSeq = 0): TraceRow[] {
   const out: TraceRow[] = [];
-  for (const r of db.prepare<[string], { seq: number; f: string; b: string | null }>(TRACE_SQL).iterate(key)) {
+  for (const r of db.prepare<[string, number], { seq: number; f: string; b: string | null }>(TRACE_SQL).iterate(key, fromSeq)) {
     const f = parse(r.f);
     const synthetic = f[3] === '<synthetic>';
     const blocks: TraceBlock[] = parse(r.b).map((x) => {

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { readOnlySchemaProblem } from '../store/read-only.js';
 import type { Problem, SearchHit, SessionReader, TranscriptPage } from './source.js';
-import { searchRows, traceRows } from './sqlite-trace.js';
+import { TRACE_WINDOW, searchRows, traceRows } from './sqlite-trace.js';
 import { traceOf, type Trace } from './trace.js';
 import { foldCalls, figuresOf, verdictCallOf, type ModelCall, type SessionFigures, type VerdictCall } from './transcript.js';
 
@@ -296,9 +296,11 @@ export class SqliteReader implements SessionReader {
         const cacheKey = `${k.nextSeq}|${subs.map((s) => `${s.store_key}:${s.next_seq}`).join(',')}`;
         const c = this.traceCache.get(k.key);
         if (c?.key === cacheKey) return c.trace;
+        const from = Math.max(0, k.nextSeq - TRACE_WINDOW);
         const trace = traceOf({
-          main: traceRows(db, k.key),
-          subs: subs.map((s) => ({ subpath: s.store_key.slice(k.key.length + 1), rows: traceRows(db, s.store_key) })),
+          main: traceRows(db, k.key, from),
+          from,
+          subs: subs.map((s) => ({ subpath: s.store_key.slice(k.key.length + 1), rows: traceRows(db, s.store_key, Math.max(0, s.next_seq - TRACE_WINDOW)) })),
         });
         this.traceCache.set(k.key, { key: cacheKey, trace });
         return trace;

@@ -143,6 +143,8 @@ export interface Trace {
   changes: Change[];
   /** the main thread's weight (tokens at relative prices) */
   mainWeight: number;
+  /** the first main-thread entry read (> 0: a long transcript's trace covers its newest entries only) */
+  from: number;
 }
 
 const time = (ts: string): number => {
@@ -229,6 +231,8 @@ function laneItems(rows: readonly TraceRow[], lane: string, out: TimelineItem[])
 
 export interface TraceInput {
   main: readonly TraceRow[];
+  /** the first entry `main` holds (default 0) */
+  from?: number;
   subs: ReadonlyArray<{ subpath: string; rows: readonly TraceRow[] }>;
 }
 
@@ -313,5 +317,5 @@ export function traceOf(input: TraceInput): Trace {
     };
   });
   items.sort((a, b) => a.start - b.start);
-  return { items, subagents, changes: changesOf(input), mainWeight: main.weight };
+  return { items, subagents, changes: changesOf(input), mainWeight: main.weight, from: input.from ?? 0 };
 }

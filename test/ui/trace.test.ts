@@ -12,7 +12,7 @@ import { SqliteSessionStore } from '../../src/store/index.js';
 import { FileSource, handle, type UiApp } from '../../src/ui/index.js';
 import { diffLines, diffStat, diffHtml } from '../../src/ui/diff.js';
 import { isConversation } from '../../src/ui/entries.js';
-import { likePattern } from '../../src/ui/sqlite-trace.js';
+import { TRACE_WINDOW, likePattern } from '../../src/ui/sqlite-trace.js';
 import { timelineView } from '../../src/ui/timeline.js';
 import { rowOf, traceOf, type TimelineItem } from '../../src/ui/trace.js';
 import { snippet } from '../../src/ui/trace-view.js';
@@ -219,4 +219,26 @@ test('the session page: step and run, attempts, the tree, what changed, the time
   assert.match(target, new RegExp(`<li [^>]*id="e-${m[2]}"[^>]*>[\\s\\S]*?newest line`), 'the link leads to the entry');
   assert.equal(likePattern('50%_a\\b'), '%50\\%\\_a\\\\b%');
   assert.equal(snippet({ t: 'x<y' }, '<'), '{&quot;t&quot;:&quot;x<mark>&lt;</mark>y&quot;}…');
+});
+
+test('a transcript longer than the trace window: the trace covers its newest entries, and the page says so', async () => {
+  const q = project('ui-trace-window');
+  const sid = '12121212-3434-5656-7878-909090909090';
+  const store = new SqliteSessionStore(path.join(q.runs, 'sessions.db'));
+  const n = TRACE_WINDOW + 50;
+  const entries = Array.from({ length: n }, (_, k) =>
+    k % 2
+      ? asst(k % 60, `m${k}`, [{ type: 'text', text: `reply ${k}` }], { uuid: `a${k}` })
+      : { type: 'user', uuid: `u${k}`, timestamp: T(k % 60), message: { role: 'user', content: `ask ${k}` } },
+  );
+  store.appendSync({ projectKey: 'p', sessionId: sid }, entries as never);
+  store.close();
+  const src = FileSource.at(q.runs);
+  const t = await src.sessions.trace(sid);
+  assert.equal(t.from, 50);
+  assert.equal(t.items.length, TRACE_WINDOW / 2, 'one model call per assistant entry of the window');
+  const html = (await handle({ source: src, token: 't', window: 1, threshold: 1 }, 'GET', `/session/${sid}?token=t`)).body;
+  assert.match(html, /the trace \(subagents, changes, timeline\) covers the newest entries, from entry 51 of 10,050/);
+  assert.match(html, /the 300 longest of 5,000 calls, in time order/);
+  src.sessions.close();
 });
