@@ -76,8 +76,8 @@ li.subagent { margin: 2px 0; }
 li.subagent.current .task { font-weight: 700; }
 li.subagent .agent-id, .sub-figures { color: var(--muted); font-size: 12px; }
 ul.changed { margin: 4px 0; padding-left: 18px; }
-div.change { margin: 8px 0; }
-div.change.failed { opacity: .7; }
+div.change, details.change { margin: 8px 0; }
+.change.failed { opacity: .7; }
 .change-head { margin: 2px 0; }
 pre.diff { white-space: pre; overflow-x: auto; max-height: 30em; }
 pre.diff del, pre.diff ins, pre.diff span { display: block; text-decoration: none; }

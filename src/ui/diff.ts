@@ -96,5 +96,6 @@ export function diffHtml(ops: readonly DiffOp[]): string {
     rows.push(`<${tag} class="${cls}">${o.op} ${esc(o.line)}</${tag}>`);
   }
   flush();
-  return `<pre class="diff">${rows.join('\n')}</pre>`;
+  // each row is a block: no newlines between them (white-space: pre would show them as blank lines)
+  return `<pre class="diff">${rows.join('')}</pre>`;
 }

@@ -199,7 +199,7 @@ test('the session page: step and run, attempts, the tree, what changed, the time
   );
   assert.match(html, /<a class="task" href="[^"]*sub=subagents%2Fagent-a0123456789abcdef[^"]*">rewrite &lt;app&gt;<\/a>/);
   assert.match(html, /<li class="changed-file"><code class="path">\/w\/app\.js<\/code> <a href="#change-0">Write by rewrite &lt;app&gt;<\/a>/);
-  assert.match(html, /<del class="d-del">- old line<\/del>\n<ins class="d-add">\+ new line<\/ins>/);
+  assert.match(html, /<del class="d-del">- old line<\/del><ins class="d-add">\+ new line<\/ins>/);
   assert.match(html, /<tr class="tl tool long" data-ms="17000">/, 'the longest call is marked');
   assert.doesNotMatch(html, /queue-operation|cost-state/);
   assert.match(html, /show harness records \(2 on this page\)/);
