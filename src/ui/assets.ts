@@ -103,7 +103,7 @@ li.entry.api-error .role, li.entry.denial .role { color: var(--bad); }
 .tool-result.denied .label, .tool-result.error .label { color: var(--bad); font-weight: 600; }
 .tool-use .tool { font-weight: 600; color: #20303f; }
 .tool-use pre.command { background: #263238; color: #eceff1; }
-form.search { margin: 6px 0; }
+form.search { margin: 6px 0; padding: 0 16px; max-width: 1100px; }
 form.search input[type=search] { min-width: 18em; padding: 3px 6px; font: inherit; }
 ol.hits .snippet { color: var(--muted); font-size: 12px; word-break: break-all; }
 ol.hits mark { background: #fff59d; }

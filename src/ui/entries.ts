@@ -49,7 +49,7 @@ export function changeHtml(c: Change): string {
   const head = `<code class="path">${esc(c.path)}</code> ${what} · <span class="d-stat"><span class="d-removed">−${st.removed}</span> <span class="d-added">+${st.added}</span></span>${c.failed ? ' · <span class="kind">failed</span>' : ''}`;
   // a change against what was there is open; a new file's whole content stays folded
   if (c.tool === 'Write' && !c.known)
-    return `<details class="change new${c.failed ? ' failed' : ''}" id="change-${c.n}"><summary class="change-head">${head}</summary>${diffHtml(ops)}</details>`;
+    return `<details class="change new${c.failed ? ' failed' : ''}" id="change-${c.n}" data-key="change-${c.n}"><summary class="change-head">${head}</summary>${diffHtml(ops)}</details>`;
   return `<div class="change${c.failed ? ' failed' : ''}" id="change-${c.n}"><p class="change-head">${head}</p>${diffHtml(ops)}</div>`;
 }
 

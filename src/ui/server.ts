@@ -12,7 +12,7 @@ import { href, notFound, page, type PageContext } from './layout.js';
 import { esc } from './sanitize.js';
 import { groupRuns, isJudge, isWork, runsBody } from './runs.js';
 import { PAGE_SIZE, sessionBody } from './session.js';
-import { rowsOfSession, SEARCH_MAX } from './trace-view.js';
+import { rowsOfSession, SEARCH_MAX, searchForm } from './trace-view.js';
 import { runSearch } from './search.js';
 import type { ModelCall, VerdictCall } from './transcript.js';
 import type { RunInbox } from '../state/index.js';
@@ -105,12 +105,13 @@ async function session(app: UiApp, ctx: PageContext, sid: string, q0: URLSearchP
   return {
     status: 200,
     type: HTML,
+    // the search box goes outside the live region: a refresh must not wipe what is being typed
     body: page(ctx, {
       title: `session ${sid} — flower ui`,
       heading: `session <code>${esc(sid.slice(0, 8))}</code>${rows[0] ? ` · ${esc(rows[0].step)} · run <code>${esc(rows[0].run)}</code>` : ''} · <a href="${esc(href(ctx, '/'))}">all runs</a>`,
       body,
       live: true,
-    }).replace('<main id="live">', `<main id="live" data-fp="${fp}">`),
+    }).replace('<main id="live">', `${searchForm(ctx, `/session/${encodeURIComponent(sid)}`, q, sub ? { sub } : {})}<main id="live" data-fp="${fp}">`),
   };
 }
 

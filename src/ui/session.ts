@@ -12,7 +12,7 @@ import { esc, percent, tokens } from './sanitize.js';
 import type { SearchHit, TranscriptPage, UiRow } from './source.js';
 import { timelineHtml } from './timeline.js';
 import type { Trace } from './trace.js';
-import { changesHtml, hitsHtml, searchForm, stepHtml, treeHtml } from './trace-view.js';
+import { changesHtml, hitsHtml, stepHtml, treeHtml } from './trace-view.js';
 import type { ModelCall, SessionFigures } from './transcript.js';
 
 export const PAGE_SIZE = 200;
@@ -63,7 +63,6 @@ export function sessionBody(ctx: PageContext, i: SessionInput): string {
     `<h1>session <code class="sid">${esc(i.sid)}</code>${i.sub ? ` · <span class="sub-task">${esc(lane(i.sub))}</span> <code>${esc(i.sub)}</code>` : ''}</h1>`,
   );
   out.push(stepHtml(ctx, i.rows, i.sid));
-  out.push(searchForm(ctx, base, i.q, i.sub ? { sub: i.sub } : {}));
   if (i.hits)
     out.push(
       `<section class="search-results"><h2>matches for <q>${esc(i.q)}</q>: ${i.hits.length}</h2>${hitsHtml(ctx, i.sid, i.hits, i.q, PAGE_SIZE, lane)}</section>`,
