@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { SqliteSessionStore } from '../../src/store/index.js';
 import { FileSource, handle, type UiApp } from '../../src/ui/index.js';
 import { diffLines, diffStat, diffHtml } from '../../src/ui/diff.js';
-import { isConversation } from '../../src/ui/entries.js';
+import { entryHtml, isConversation } from '../../src/ui/entries.js';
 import { TRACE_WINDOW, likePattern } from '../../src/ui/sqlite-trace.js';
 import { timelineView } from '../../src/ui/timeline.js';
 import { rowOf, traceOf, type TimelineItem } from '../../src/ui/trace.js';
@@ -241,4 +241,27 @@ test('a transcript longer than the trace window: the trace covers its newest ent
   assert.match(html, /the trace \(subagents, changes, timeline\) covers the newest entries, from entry 51 of 10,050/);
   assert.match(html, /the 300 longest of 5,000 calls, in time order/);
   src.sessions.close();
+});
+
+test('real transcripts: denials and API errors are styled as such, Bash shows its command and output', () => {
+  const read = (f: string) =>
+    fs
+      .readFileSync(path.join(import.meta.dirname, '..', 'fixtures', 'transcripts', f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as unknown);
+  const ctxOf = (es: unknown[]) => {
+    const t = traceOf({ main: es.map((e, i) => rowOf(i, e)), subs: [] });
+    return { changes: new Map(t.changes.map((c) => [c.toolUseId, c])), tools: new Map(t.items.filter((i) => i.kind === 'tool').map((i) => [i.id, i.tool])) };
+  };
+  const denials = read('denials.jsonl');
+  const d = denials.map((e, i) => entryHtml(i, e, ctxOf(denials))).join('\n');
+  assert.equal((d.match(/<li class="entry user denial"/g) ?? []).length, 3, 'the three denied calls');
+  assert.equal((d.match(/<div class="tool-result denied"><span class="label">denied<\/span>/g) ?? []).length, 3);
+  assert.match(d, /<pre class="command">\$ rm -rf build<\/pre>/);
+  const api = read('api-errors.jsonl');
+  const a = api.map((e, i) => entryHtml(i, e, ctxOf(api))).join('\n');
+  assert.match(a, /<li class="entry system api-error"[^>]*><span class="role">API error<\/span>.*<span class="status">500<\/span>.* · retry 1\/1/);
+  assert.match(a, /<li class="entry assistant api-error"[^>]*><span class="role">API error<\/span>/);
+  assert.match(a, /<div class="tool-result"><span class="label">output<\/span><pre>total 8/, 'a Bash output shown under its command');
 });
