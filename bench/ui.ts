@@ -1,5 +1,6 @@
 // Bench for `flower ui`: server time to render the landing page (every run, every step, the work step's
-// context curve) and a session's first transcript page over a 100k-entry session, measured through the
+// context curve) and a session page (figures, curve, trace: timeline, subagents, changes; the first
+// transcript page) over a 100k-entry session, measured through the
 // request handler with a fresh source each round (nothing cached). Two cases: a finished run (the db
 // is read from memory, no -wal) and a live one (a writer holds the db open in WAL mode).
 // Baseline: SqliteSessionStore.loadSync() of the same session (reading it whole, as a resume does).
@@ -76,6 +77,8 @@ export async function main(o: { entries?: number; runs?: number; log?: (l: strin
         landingCpu.push(l.cpu);
         const s = await cpu(() => handle(app, 'GET', `/session/${KEY.sessionId}?token=t`));
         if (s.value.status !== 200) throw new Error(`${label}: session page ${s.value.status}`);
+        // the session page carries the trace: the timeline of every model and tool call (its longest ones)
+        if (!s.value.body.includes('<section class="timeline">')) throw new Error(`${label}: session page without its timeline`);
         session.push(s.ms);
         const w = await cpu(() => handle(app, 'GET', '/?token=t'));
         warm.push(w.ms);
@@ -104,8 +107,8 @@ export async function main(o: { entries?: number; runs?: number; log?: (l: strin
     return [
       rowFor('landing, finished run', done.landing, done.landingCpu),
       rowFor('landing, live run', live.landing, live.landingCpu),
-      rowFor('session page, finished run', done.session, done.sessionCpu),
-      rowFor('session page, live run', live.session, live.sessionCpu),
+      rowFor('session page with the timeline, finished run', done.session, done.sessionCpu),
+      rowFor('session page with the timeline, live run', live.session, live.sessionCpu),
     ];
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -62,6 +62,53 @@ form.inbox input[type=text] { min-width: 24em; padding: 3px 6px; font: inherit; 
 section.tell { margin: 6px 0; }
 .inbox-result.ok { color: var(--ok); }
 .inbox-result.bad { color: var(--bad); }
+/* ---- session trace (src/ui/entries.ts, timeline.ts, trace-view.ts, diff.ts) ---- */
+section.step-of { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 6px 12px; margin: 8px 0; }
+section.step-of h2, section.tree h2, section.changes h2, section.timeline h2, section.search-results h2, h2.transcript-head { font-size: 15px; margin: 6px 0; }
+.step-meta { color: var(--muted); margin: 2px 0; }
+ol.attempts { margin: 2px 0; padding-left: 20px; }
+li.attempt.failed .kind { background: #fdecea; color: var(--bad); }
+li.attempt.ok { color: var(--ok); }
+li.attempt .why { color: var(--muted); }
+ul.tree { list-style: none; padding-left: 0; margin: 4px 0; }
+ul.tree ul { list-style: none; padding-left: 18px; border-left: 2px solid var(--line); margin: 2px 0 2px 6px; }
+li.subagent { margin: 2px 0; }
+li.subagent.current .task { font-weight: 700; }
+li.subagent .agent-id, .sub-figures { color: var(--muted); font-size: 12px; }
+ul.changed { margin: 4px 0; padding-left: 18px; }
+div.change, details.change { margin: 8px 0; }
+.change.failed { opacity: .7; }
+.change-head { margin: 2px 0; }
+pre.diff { white-space: pre; overflow-x: auto; max-height: 30em; }
+pre.diff del, pre.diff ins, pre.diff span { display: block; text-decoration: none; }
+pre.diff .d-del { background: #fdecea; color: #8a1020; }
+pre.diff .d-add { background: #e6f4ea; color: #1b5e20; }
+pre.diff .d-ctx { color: #444; }
+pre.diff .d-skip { color: var(--muted); font-style: italic; }
+.d-removed { color: var(--bad); } .d-added { color: var(--ok); }
+table.timeline { border-collapse: collapse; width: 100%; font-size: 12px; }
+table.timeline td { padding: 1px 6px; border-bottom: 1px solid #f0f0f0; vertical-align: middle; }
+table.timeline td.what { max-width: 28em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+table.timeline td.at, table.timeline td.dur { font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.timeline td.bar { width: 35%; }
+table.timeline td.bar svg { width: 100%; height: 10px; display: block; }
+tr.tl.model rect { fill: #90caf9; } tr.tl.tool rect { fill: #b0bec5; }
+tr.tl.long rect { fill: #ef6c00; } tr.tl.long td.dur { font-weight: 700; color: #e65100; }
+tr.tl.error rect { fill: var(--bad); } tr.tl.error td.what { color: var(--bad); }
+li.entry time { color: var(--muted); font-size: 12px; margin-right: 6px; }
+li.entry.api-error { border-left: 4px solid var(--bad); padding-left: 6px; background: #fdecea; }
+li.entry.api-error .role, li.entry.denial .role { color: var(--bad); }
+.tool-result.denied { border-left: 4px solid #ff8f00; padding-left: 6px; }
+.tool-result .label { font-size: 12px; color: var(--muted); }
+.tool-result.denied .label, .tool-result.error .label { color: var(--bad); font-weight: 600; }
+.tool-use .tool { font-weight: 600; color: #20303f; }
+.tool-use pre.command { background: #263238; color: #eceff1; }
+form.search { margin: 6px 0; padding: 0 16px; max-width: 1100px; }
+form.search input[type=search] { min-width: 18em; padding: 3px 6px; font: inherit; }
+ol.hits .snippet { color: var(--muted); font-size: 12px; word-break: break-all; }
+ol.hits mark { background: #fff59d; }
+@media (max-width: 600px) { table.timeline td.what { max-width: 10em; } table.timeline td.lane { display: none; } }
+/* ---- end session trace ---- */
 @media print { header .live, nav.pager { display: none; } pre { max-height: none; } }
 `;
 

@@ -11,8 +11,10 @@
 import type { SessionStoreEntry } from '@anthropic-ai/claude-agent-sdk';
 import { PostgresRunRecords, PostgresSessionStore, acquirePool, releasePool, withClient, type SharedPool } from '../store/postgres/index.js';
 import { noteLayouts, readNotes } from './data.js';
-import type { LineageView, Problem, SessionReader, Snapshot, TranscriptPage, UiRow, UiSource } from './source.js';
+import type { LineageView, Problem, SearchHit, SessionReader, Snapshot, TranscriptPage, UiRow, UiSource } from './source.js';
 import { stat } from './sqlite.js';
+import { TRACE_WINDOW, likePattern } from './sqlite-trace.js';
+import { rowOf, traceOf, type Trace } from './trace.js';
 import { figuresOf, foldCalls, verdictCallOf, type ModelCall, type SessionFigures, type VerdictCall } from './transcript.js';
 import type { RunInbox } from '../state/index.js';
 
@@ -43,6 +45,7 @@ const FINGERPRINT = `SELECT
 
 const MAIN = `SELECT id, project_key, next_seq FROM flower.transcripts WHERE session_id = $1 AND subpath = '' ORDER BY mtime DESC LIMIT 1`;
 const SUBS = `SELECT id, subpath, next_seq FROM flower.transcripts WHERE project_key = $1 AND session_id = $2 AND subpath <> '' ORDER BY mtime, subpath COLLATE "C"`;
+const SEARCH = `SELECT seq, payload FROM flower.entries WHERE transcript = $1 AND payload ILIKE $2 ESCAPE '\\' ORDER BY seq LIMIT $3`;
 const PAGE = 'SELECT seq, payload FROM flower.entries WHERE transcript = $1 AND seq >= $2 ORDER BY seq LIMIT $3';
 
 interface MainKey {
@@ -141,6 +144,34 @@ export class PgSessionReader implements SessionReader {
       if (!t) return null;
       const r = await withClient(this.shared, (c) => c.query<{ seq: string; payload: string }>(PAGE, [t.id, Math.max(0, from), limit]));
       return { entries: r.rows.map((x) => ({ seq: Number(x.seq), entry: safeParse(x.payload) })), total: t.nextSeq };
+    });
+  }
+
+  trace(sid: string): Promise<Trace> {
+    const empty = traceOf({ main: [], subs: [] });
+    return this.guard(empty, async () => {
+      const k = await this.mainKey(sid);
+      if (!k) return empty;
+      // the same window as the SQLite reader: a long transcript's newest TRACE_WINDOW entries
+      const rows = (es: readonly unknown[]) => es.slice(-TRACE_WINDOW).map((e, i) => rowOf(i + Math.max(0, es.length - TRACE_WINDOW), e));
+      const subs: Array<{ subpath: string; rows: ReturnType<typeof rows> }> = [];
+      for (const s of await this.subKeys(k, sid)) subs.push({ subpath: s.subpath, rows: rows(await this.load(k, sid, s.subpath)) });
+      const main = await this.load(k, sid);
+      return traceOf({ main: rows(main), from: Math.max(0, main.length - TRACE_WINDOW), subs });
+    });
+  }
+
+  search(sid: string, q: string, limit: number): Promise<SearchHit[]> {
+    return this.guard([], async () => {
+      const k = await this.mainKey(sid);
+      if (!k || !q) return [];
+      const out: SearchHit[] = [];
+      for (const t of [{ id: k.id, subpath: '' }, ...(await this.subKeys(k, sid))]) {
+        if (out.length >= limit) break;
+        const r = await withClient(this.shared, (c) => c.query<{ seq: string; payload: string }>(SEARCH, [t.id, likePattern(q), limit - out.length]));
+        for (const x of r.rows) out.push({ sub: t.subpath, seq: Number(x.seq), entry: safeParse(x.payload) });
+      }
+      return out;
     });
   }
 

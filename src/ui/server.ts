@@ -12,6 +12,8 @@ import { href, notFound, page, type PageContext } from './layout.js';
 import { esc } from './sanitize.js';
 import { groupRuns, isJudge, isWork, runsBody } from './runs.js';
 import { PAGE_SIZE, sessionBody } from './session.js';
+import { rowsOfSession, SEARCH_MAX, searchForm } from './trace-view.js';
+import { runSearch } from './search.js';
 import type { ModelCall, VerdictCall } from './transcript.js';
 import type { RunInbox } from '../state/index.js';
 import { inboxPanel, postInbox, type InboxRequest } from './inbox.js';
@@ -79,27 +81,37 @@ async function landing(app: UiApp, ctx: PageContext): Promise<UiResponse> {
   };
 }
 
-async function session(app: UiApp, ctx: PageContext, sid: string, q: URLSearchParams): Promise<UiResponse> {
+async function session(app: UiApp, ctx: PageContext, sid: string, q0: URLSearchParams): Promise<UiResponse> {
   const fp = digest(app);
   const s = app.source.sessions;
-  const sub = q.get('sub') ?? undefined;
-  const from = Math.max(0, Number.parseInt(q.get('from') ?? '0', 10) || 0);
+  const sub = q0.get('sub') ?? undefined;
+  const from = Math.max(0, Number.parseInt(q0.get('from') ?? '0', 10) || 0);
   const pg = await s.page(sid, sub, from, PAGE_SIZE);
   if (!pg) {
     const sp = app.source.storeProblem();
     return { status: 404, type: HTML, body: notFound(ctx, sp ? `${sp.file} ${sp.message}` : `No session ${sid}${sub ? ` (${sub})` : ''} in this run dir.`) };
   }
-  const [calls, figures, subagents] = await Promise.all([s.calls(sid), s.figures(sid), s.subagents(sid)]);
-  const body = sessionBody(ctx, { sid, sub, calls, figures, subagents, page: pg, from, window: app.window, threshold: app.threshold });
+  const q = (q0.get('q') ?? '').slice(0, 200);
+  const [calls, figures, trace, snap, hits] = await Promise.all([
+    s.calls(sid),
+    s.figures(sid),
+    s.trace(sid),
+    app.source.snapshot(),
+    q ? s.search(sid, q, SEARCH_MAX) : null,
+  ]);
+  const rows = rowsOfSession(snap.rows, sid);
+  const harness = q0.get('harness') === '1';
+  const body = sessionBody(ctx, { sid, sub, calls, figures, page: pg, from, window: app.window, threshold: app.threshold, rows, trace, harness, q, hits });
   return {
     status: 200,
     type: HTML,
+    // the search box goes outside the live region: a refresh must not wipe what is being typed
     body: page(ctx, {
       title: `session ${sid} — flower ui`,
-      heading: `session <code>${esc(sid.slice(0, 8))}</code> · <a href="${esc(href(ctx, '/'))}">all runs</a>`,
+      heading: `session <code>${esc(sid.slice(0, 8))}</code>${rows[0] ? ` · ${esc(rows[0].step)} · run <code>${esc(rows[0].run)}</code>` : ''} · <a href="${esc(href(ctx, '/'))}">all runs</a>`,
       body,
       live: true,
-    }).replace('<main id="live">', `<main id="live" data-fp="${fp}">`),
+    }).replace('<main id="live">', `${searchForm(ctx, `/session/${encodeURIComponent(sid)}`, q, sub ? { sub } : {})}<main id="live" data-fp="${fp}">`),
   };
 }
 
@@ -142,6 +154,12 @@ export async function handle(app: UiApp, method: string, rawUrl: string, req: In
     if (p === '/' || p === '/index.html') return await landing(app, ctx);
     if (p === '/api/fingerprint') return { status: 200, type: 'text/plain; charset=utf-8', body: digest(app) };
     if (p === '/api/runs') return await runsJson(app);
+    if (p === '/search')
+      return {
+        status: 200,
+        type: HTML,
+        body: await runSearch(app.source, ctx, url.searchParams.get('run') ?? '', (url.searchParams.get('q') ?? '').slice(0, 200)),
+      };
     if (p === '/static/ui.css') return { status: 200, type: 'text/css; charset=utf-8', body: CSS };
     if (p === '/static/ui.js') return { status: 200, type: 'text/javascript; charset=utf-8', body: JS };
     if (p === '/favicon.svg' || p === '/favicon.ico') return { status: 200, type: 'image/svg+xml', body: FAVICON };
@@ -175,7 +193,7 @@ const HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Content-Security-Policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
 };
 
 const MAX_BODY = 64 * 1024;

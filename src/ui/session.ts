@@ -1,70 +1,44 @@
 /**
- * A session's page: the figures of the original's run analysis, the main thread's context curve, its
- * subagents, and the transcript one page at a time (a 100k-entry session must not freeze the tab):
- * sanitised, tool calls and results collapsed, long outputs cut (spilled ones show their pointer).
+ * A session's page: the step and run it belongs to with the step's attempts, the figures of the
+ * original's run analysis, the main thread's context curve, the subagents as a tree, what the step
+ * changed, the timeline of its calls, search, and the transcript one page at a time (a 100k-entry
+ * session must not freeze the tab): the conversation only unless harness records are asked for
+ * (`?harness=1`), tool calls by kind (./entries.ts), long outputs cut (spilled ones show their pointer).
  */
 import { curveSvg } from './curve.js';
+import { entryHtml, isConversation, type EntryContext } from './entries.js';
 import { href, type PageContext } from './layout.js';
-import { cut, esc, percent, tokens } from './sanitize.js';
-import { resultText, type ModelCall, type SessionFigures } from './transcript.js';
-import type { TranscriptPage } from './source.js';
+import { esc, percent, tokens } from './sanitize.js';
+import type { SearchHit, TranscriptPage, UiRow } from './source.js';
+import { timelineHtml } from './timeline.js';
+import type { Trace } from './trace.js';
+import { changesHtml, hitsHtml, stepHtml, treeHtml } from './trace-view.js';
+import type { ModelCall, SessionFigures } from './transcript.js';
 
 export const PAGE_SIZE = 200;
-const TEXT_MAX = 4000;
-const TOOL_MAX = 2000;
-
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function clip(s: string, max: number): string {
-  const c = cut(s, max);
-  return esc(c.text) + (c.omitted ? `<span class="omitted"> … ${c.omitted.toLocaleString('en')} more characters</span>` : '');
-}
-
-function blockHtml(b: unknown): string {
-  if (typeof b === 'string') return `<pre class="text">${clip(b, TEXT_MAX)}</pre>`;
-  if (!isRec(b)) return '';
-  switch (b.type) {
-    case 'text':
-      return `<pre class="text">${clip(String(b.text ?? ''), TEXT_MAX)}</pre>`;
-    case 'thinking':
-      return `<details class="thinking"><summary>thinking</summary><pre>${clip(String(b.thinking ?? ''), TEXT_MAX)}</pre></details>`;
-    case 'tool_use':
-      return `<details class="tool-use"><summary>tool call <code>${esc(b.name)}</code></summary><pre>${clip(JSON.stringify(b.input ?? null, null, 1), TOOL_MAX)}</pre></details>`;
-    case 'tool_result': {
-      const t = resultText(b.content);
-      return `<details class="tool-result${b.is_error === true ? ' error' : ''}"><summary>tool result${b.is_error === true ? ' (error)' : ''} · ${t.length.toLocaleString('en')} chars</summary><pre>${clip(t, TOOL_MAX)}</pre></details>`;
-    }
-    default:
-      return `<span class="block">[${esc(b.type ?? 'block')}]</span>`;
-  }
-}
-
-export function entryHtml(seq: number, e: unknown): string {
-  if (!isRec(e)) return `<li class="entry other" value="${seq + 1}">(unreadable entry)</li>`;
-  const type = String(e.type ?? '?');
-  const msg = isRec(e.message) ? e.message : null;
-  if ((type === 'user' || type === 'assistant') && msg) {
-    const content = Array.isArray(msg.content) ? msg.content : [msg.content];
-    const usage =
-      type === 'assistant' && isRec(msg.usage)
-        ? ` <span class="usage">context ${tokens(Number(msg.usage.input_tokens ?? 0) + Number(msg.usage.cache_creation_input_tokens ?? 0) + Number(msg.usage.cache_read_input_tokens ?? 0))}</span>`
-        : '';
-    return `<li class="entry ${type}${e.isSidechain === true ? ' sidechain' : ''}" value="${seq + 1}"><span class="role">${type}</span>${usage}${content.map(blockHtml).join('')}</li>`;
-  }
-  return `<li class="entry other" value="${seq + 1}"><span class="role">${esc(type)}</span></li>`;
-}
 
 export interface SessionInput {
   sid: string;
   sub: string | undefined;
   calls: ModelCall[];
   figures: SessionFigures;
-  subagents: string[];
   page: TranscriptPage;
   from: number;
   window: number;
   threshold: number;
+  /** the manifest rows naming this session (./trace-view.ts rowsOfSession) */
+  rows: UiRow[];
+  trace: Trace;
+  /** show harness records too */
+  harness: boolean;
+  q: string;
+  hits: SearchHit[] | null;
+}
+
+/** A lane's name: the main thread, or the subagent's task. */
+export function laneNamer(t: Trace): (lane: string) => string {
+  const names = new Map(t.subagents.map((s) => [s.subpath, s.description || s.agentId]));
+  return (lane) => (lane ? (names.get(lane) ?? lane.replace(/^subagents\//, '')) : 'main thread');
 }
 
 function figuresHtml(f: SessionFigures): string {
@@ -81,29 +55,58 @@ function figuresHtml(f: SessionFigures): string {
 
 export function sessionBody(ctx: PageContext, i: SessionInput): string {
   const base = `/session/${encodeURIComponent(i.sid)}`;
+  const lane = laneNamer(i.trace);
+  const keep = { sub: i.sub, harness: i.harness ? 1 : undefined };
+  const { total, entries } = i.page;
   const out: string[] = [];
-  out.push(`<h1>session <code class="sid">${esc(i.sid)}</code>${i.sub ? ` · <code>${esc(i.sub)}</code>` : ''}</h1>`);
+  out.push(
+    `<h1>session <code class="sid">${esc(i.sid)}</code>${i.sub ? ` · <span class="sub-task">${esc(lane(i.sub))}</span> <code>${esc(i.sub)}</code>` : ''}</h1>`,
+  );
+  out.push(stepHtml(ctx, i.rows, i.sid));
+  if (i.hits)
+    out.push(
+      `<section class="search-results"><h2>matches for <q>${esc(i.q)}</q>: ${i.hits.length}</h2>${hitsHtml(ctx, i.sid, i.hits, i.q, PAGE_SIZE, lane)}</section>`,
+    );
+  const cost = i.rows.filter((r) => r.session_id === i.sid).reduce((a, r) => a + r.cost_usd, 0);
+  out.push(treeHtml(ctx, i.sid, i.trace, cost, i.sub));
+  if (i.trace.from > 0)
+    out.push(
+      `<p class="note trace-window">the trace (subagents, changes, timeline) covers the newest entries, from entry ${(i.trace.from + 1).toLocaleString('en')} of ${total.toLocaleString('en')}</p>`,
+    );
   if (!i.sub) {
     out.push(figuresHtml(i.figures));
     out.push(`<div class="curve-box">${curveSvg({ calls: i.calls, window: i.window, threshold: i.threshold, label: `session ${i.sid}` })}</div>`);
-  }
-  if (i.subagents.length) {
+    out.push(changesHtml(i.trace, lane));
+    out.push(timelineHtml(i.trace.items, lane));
+  } else {
     out.push(
-      `<p class="subagents">subagents: ${i.subagents.map((s) => `<a href="${esc(href(ctx, base, { sub: s }))}"><code>${esc(s.replace(/^subagents\//, ''))}</code></a>`).join(' · ')}${i.sub ? ` · <a href="${esc(href(ctx, base))}">main thread</a>` : ''}</p>`,
+      timelineHtml(
+        i.trace.items.filter((t) => t.lane === i.sub),
+        lane,
+      ),
     );
   }
-  const { total, entries } = i.page;
   const last = entries.length ? entries.at(-1)!.seq + 1 : i.from;
   const pager = (): string => {
     const links: string[] = [];
-    if (i.from > 0) links.push(`<a class="prev" href="${esc(href(ctx, base, { sub: i.sub, from: Math.max(0, i.from - PAGE_SIZE) }))}">← earlier</a>`);
+    if (i.from > 0) links.push(`<a class="prev" href="${esc(href(ctx, base, { ...keep, from: Math.max(0, i.from - PAGE_SIZE) }))}">← earlier</a>`);
     links.push(`<span class="range">entries ${total ? i.from + 1 : 0}–${last} of ${total.toLocaleString('en')}</span>`);
-    if (last < total) links.push(`<a class="next" href="${esc(href(ctx, base, { sub: i.sub, from: last }))}">later →</a>`);
-    if (total > PAGE_SIZE) links.push(`<a class="end" href="${esc(href(ctx, base, { sub: i.sub, from: Math.max(0, total - PAGE_SIZE) }))}">newest</a>`);
+    if (last < total) links.push(`<a class="next" href="${esc(href(ctx, base, { ...keep, from: last }))}">later →</a>`);
+    if (total > PAGE_SIZE) links.push(`<a class="end" href="${esc(href(ctx, base, { ...keep, from: Math.max(0, total - PAGE_SIZE) }))}">newest</a>`);
     return `<nav class="pager">${links.join(' ')}</nav>`;
   };
+  const shown = i.harness ? entries : entries.filter((e) => isConversation(e.entry));
+  const hidden = entries.length - shown.length;
+  const toggle = i.harness
+    ? `<a class="harness-toggle" href="${esc(href(ctx, base, { sub: i.sub, from: i.from || undefined }))}">hide harness records</a>`
+    : `<a class="harness-toggle" href="${esc(href(ctx, base, { sub: i.sub, from: i.from || undefined, harness: 1 }))}">show harness records${hidden ? ` (${hidden} on this page)` : ''}</a>`;
+  const ectx: EntryContext = {
+    changes: new Map(i.trace.changes.map((c) => [c.toolUseId, c])),
+    tools: new Map(i.trace.items.filter((t) => t.kind === 'tool').map((t) => [t.id, t.tool])),
+  };
+  out.push(`<h2 class="transcript-head">transcript</h2><p class="transcript-tools">${toggle}</p>`);
   out.push(pager());
-  out.push(`<ol class="transcript">${entries.map((e) => entryHtml(e.seq, e.entry)).join('\n')}</ol>`);
+  out.push(`<ol class="transcript">${shown.map((e) => entryHtml(e.seq, e.entry, ectx)).join('\n')}</ol>`);
   out.push(pager());
   return out.join('\n');
 }

@@ -4,6 +4,7 @@
  * and none imports another reader for them.
  */
 import type { ManifestRow } from '../state/index.js';
+import type { Trace } from './trace.js';
 import type { ModelCall, SessionFigures, VerdictCall } from './transcript.js';
 
 /** A manifest row as the state layer declares it (its optional fields are declared in src/state/schemas.ts). */
@@ -64,6 +65,17 @@ export interface SessionReader {
   page(sessionId: string, subpath: string | undefined, from: number, limit: number): Promise<TranscriptPage | null>;
   figures(sessionId: string): Promise<SessionFigures>;
   verdict(sessionId: string): Promise<VerdictCall | null>;
+  /** the timeline, subagents and file changes of the session and its subagents (./trace.ts) */
+  trace(sessionId: string): Promise<Trace>;
+  /** entries of the session or its subagents whose stored text holds `q` (literally), oldest first */
+  search(sessionId: string, q: string, limit: number): Promise<SearchHit[]>;
+}
+
+export interface SearchHit {
+  /** '' for the main thread, else the subagent's subpath */
+  sub: string;
+  seq: number;
+  entry: unknown;
 }
 
 export interface UiSource {

@@ -12,7 +12,9 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { readOnlySchemaProblem } from '../store/read-only.js';
-import type { Problem, SessionReader, TranscriptPage } from './source.js';
+import type { Problem, SearchHit, SessionReader, TranscriptPage } from './source.js';
+import { TRACE_WINDOW, searchRows, traceRows } from './sqlite-trace.js';
+import { traceOf, type Trace } from './trace.js';
 import { foldCalls, figuresOf, verdictCallOf, type ModelCall, type SessionFigures, type VerdictCall } from './transcript.js';
 
 /** size and mtime of a file ('-' when missing): what the live fingerprint and the memory copy key on */
@@ -50,6 +52,7 @@ export class SqliteReader implements SessionReader {
   private mem: { key: string; db: Database.Database } | null = null;
   private readonly callCache = new Map<string, CallCache>();
   private readonly figCache = new Map<string, { key: string; figures: SessionFigures }>();
+  private readonly traceCache = new Map<string, { key: string; trace: Trace }>();
   problem: Problem | null = null;
 
   constructor(readonly file: string) {}
@@ -271,6 +274,53 @@ export class SqliteReader implements SessionReader {
         this.figCache.set(k.key, { key: cacheKey, figures });
         return figures;
       }) ?? figuresOf([], [], sid)
+    );
+  }
+
+  /** the main key's subagent transcripts with their lengths */
+  private subsOf(db: Database.Database, main: string): Array<{ store_key: string; next_seq: number }> {
+    return db
+      .prepare<[string, string], { store_key: string; next_seq: number }>(
+        'SELECT store_key, next_seq FROM meta WHERE store_key >= ? AND store_key < ? ORDER BY mtime',
+      )
+      .all(`${main}/`, `${main}0`);
+  }
+
+  async trace(sid: string): Promise<Trace> {
+    const empty = (): Trace => traceOf({ main: [], subs: [] });
+    return (
+      this.withDb((db) => {
+        const k = this.mainKey(db, sid);
+        if (!k) return empty();
+        const subs = this.subsOf(db, k.key);
+        const cacheKey = `${k.nextSeq}|${subs.map((s) => `${s.store_key}:${s.next_seq}`).join(',')}`;
+        const c = this.traceCache.get(k.key);
+        if (c?.key === cacheKey) return c.trace;
+        const from = Math.max(0, k.nextSeq - TRACE_WINDOW);
+        const trace = traceOf({
+          main: traceRows(db, k.key, from),
+          from,
+          subs: subs.map((s) => ({ subpath: s.store_key.slice(k.key.length + 1), rows: traceRows(db, s.store_key, Math.max(0, s.next_seq - TRACE_WINDOW)) })),
+        });
+        this.traceCache.set(k.key, { key: cacheKey, trace });
+        return trace;
+      }) ?? empty()
+    );
+  }
+
+  async search(sid: string, q: string, limit: number): Promise<SearchHit[]> {
+    return (
+      this.withDb((db) => {
+        const k = this.mainKey(db, sid);
+        if (!k || !q) return [];
+        const out: SearchHit[] = [];
+        for (const key of [k.key, ...this.subsOf(db, k.key).map((s) => s.store_key)]) {
+          if (out.length >= limit) break;
+          const sub = key === k.key ? '' : key.slice(k.key.length + 1);
+          for (const r of searchRows(db, key, q, limit - out.length)) out.push({ sub, seq: r.seq, entry: safeParse(r.payload) });
+        }
+        return out;
+      }) ?? []
     );
   }
 

@@ -136,7 +136,7 @@ test('a session page: figures, the curve, subagents and the transcript; an unkno
   assert.match(await page.locator('td.cache-hit').innerText(), /%$/);
   assert.ok((await page.locator('svg[role="img"][aria-label*="context"] circle').count()) >= first.workCalls);
   assert.ok((await page.locator('ol.transcript li.entry').count()) > 0);
-  assert.ok((await page.locator('p.subagents a').count()) >= 1);
+  assert.ok((await page.locator('ul.tree li.subagent a.task').count()) >= 1);
   await shot(page, 'session');
 
   const base = url.replace(/\?token=.*$/, '');

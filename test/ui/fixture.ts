@@ -25,12 +25,12 @@ export interface FlowRun extends CliRun {
   workCalls: number;
 }
 
-async function flow(sim: Sim, p: Project, sentence: string, items: ReturnType<typeof firstRun>): Promise<FlowRun> {
+async function flow(sim: Sim, p: Project, sentence: string, items: ReturnType<typeof firstRun>, env: Record<string, string> = {}): Promise<FlowRun> {
   const before = coordinatorCalls(sim);
   sim.enqueue(items);
   const r = await cli([sentence, '--timeout', '0', '--judge-can-run', '--rounds', '2', '-w', p.ws, '-r', p.runs], {
     cwd: p.dir,
-    env: testEnv(p, sim.url, { FLOWER_LANG: 'zh' }),
+    env: testEnv(p, sim.url, { FLOWER_LANG: 'zh', ...env }),
     timeoutMs: 180_000,
   });
   if (r.code !== 0) throw new Error(`the scripted flow failed (${r.code}): ${r.stderr}\n${r.stdout}`);
@@ -66,4 +66,29 @@ export function copyRuns(from: string, tag: string): string {
   // the files only: the inbox/ folder of the run is not what these pages read
   for (const n of fs.readdirSync(from)) if (fs.statSync(path.join(from, n)).isFile()) fs.copyFileSync(path.join(from, n), path.join(to, n));
   return to;
+}
+
+/** the line of md2html.mjs the trace wake changes (removed), and what it becomes (added) */
+export const CHANGED_LINE = {
+  removed: '// desc: Markdown -> HTML converter (node md2html.mjs FILE.md > FILE.html)',
+  added: '// desc: Markdown -> HTML converter with fenced code blocks',
+};
+
+/**
+ * The wake for the trace pages: the worker overwrites md2html.mjs changing its first comment line (a
+ * removed and an added line), and the work step's first attempt fails with a 529 (not retried inside
+ * the binary: FLOWER_CLI_RETRIES is 0), so its row has two attempts and one error.
+ */
+export function traceWakeFlow(sim: Sim, p: Project): Promise<FlowRun> {
+  const items = wakeRun(p.ws).map((it) => {
+    if (typeof it === 'function' || it.type !== 'tool_use' || it.name !== 'Write') return it;
+    const input = it.input as { file_path: string; content: string };
+    if (!input.file_path.endsWith('md2html.mjs')) return it;
+    if (!input.content.includes(CHANGED_LINE.removed)) throw new Error('the demo script no longer has the line the trace wake changes');
+    return { ...it, input: { ...input, content: input.content.replace(CHANGED_LINE.removed, CHANGED_LINE.added) } };
+  });
+  const at = items.findIndex((it) => typeof it !== 'function' && it.type === 'tool_use' && it.name === 'Agent');
+  const dispatch = items[at] as { match?: unknown };
+  items.splice(at, 0, { type: 'error', status: 529, match: dispatch.match as never, label: 'the work step fails once' });
+  return flow(sim, p, WAKE, items, { FLOWER_BASE_DELAY: '0.05', FLOWER_MAX_DELAY: '0.2' });
 }

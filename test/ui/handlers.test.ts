@@ -89,12 +89,16 @@ test('a session page: figures, the whole curve, subagents, the transcript; an un
   assert.match(r.body, /cache hit rate/);
   assert.match(r.body, /<code>Agent<\/code> 1/);
   assert.match(r.body, /subagent share of cost<\/th><td class="sub-share">\d+\.\d%/);
-  assert.match(r.body, /subagents: <a href="\/session\/[^"]*sub=subagents%2Fagent-/);
-  assert.match(r.body, /<details class="tool-use"><summary>tool call <code>Agent<\/code>/, 'tool calls collapsed');
+  // the subagent is named by its Agent call's description (the scenario's task), linking to its transcript
+  assert.match(r.body, /<a class="task" href="\/session\/[^"]*sub=subagents%2Fagent-[^"]*">写 md2html\.mjs<\/a>/);
+  assert.match(r.body, /<div class="tool-use kind-agent"><span class="tool">Agent<\/span> <span class="task">写 md2html\.mjs<\/span>/);
+  assert.doesNotMatch(r.body, /<span class="role">queue-operation<\/span>/, 'harness records hidden by default');
+  assert.match((await get(a, `/session/${work.session_id}?harness=1&token=${TOKEN}`)).body, /<span class="role">queue-operation<\/span>/);
   const sub = /href="(\/session\/[^"]*sub=[^"]*)"/.exec(r.body)![1]!.replace(/&amp;/g, '&');
   const s = await get(a, sub);
   assert.equal(s.status, 200);
-  assert.match(s.body, /tool call <code>Write<\/code>/);
+  assert.match(s.body, /<div class="tool-use kind-edit"><span class="tool">Write<\/span>/);
+  assert.match(s.body, /<div class="tool-use kind-bash"><span class="tool">Bash<\/span> <pre class="command">\$ node md2html\.mjs sample\.md<\/pre>/);
   for (const bad of ['/session/no-such-session', '/session/%E0%A4%A', '/session/a%2Fb', '/nothing/here']) {
     const n = await get(a, `${bad}?token=${TOKEN}`);
     assert.equal(n.status, 404, bad);

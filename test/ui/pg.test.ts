@@ -97,13 +97,15 @@ describe('flower ui reads a PostgreSQL store', { skip: PG_SKIP }, () => {
       assert.deepEqual([...subs].sort(), [...(await b.subagents(sid))].sort(), `subagents of ${sid}`);
       assert.deepEqual(await a.page(sid, undefined, 1, 3), await b.page(sid, undefined, 1, 3), `a page of ${sid}`);
       for (const sub of subs) assert.deepEqual(await a.page(sid, sub, 0, 50), await b.page(sid, sub, 0, 50), `${sid} ${sub}`);
+      assert.deepEqual(await a.trace(sid), await b.trace(sid), `trace of ${sid}`);
+      assert.deepEqual(await a.search(sid, 'md2html', 20), await b.search(sid, 'md2html', 20), `search in ${sid}`);
     }
     assert.equal(await pgSource.sessions.has('no-such-session'), false);
     const work = rows.find((r) => r.step === '干活')!;
     const s = await get(appOf(pgSource), `/session/${work.session_id}?token=${TOKEN}`);
     assert.equal(s.status, 200);
     assert.match(s.body, /<code>Agent<\/code> 1/);
-    assert.match(s.body, /subagents: <a href="\/session\/[^"]*sub=subagents%2Fagent-/);
+    assert.match(s.body, /<a class="task" href="\/session\/[^"]*sub=subagents%2Fagent-[^"]*">写 md2html\.mjs<\/a>/);
     assert.equal((await get(appOf(pgSource), `/session/no-such-session?token=${TOKEN}`)).status, 404);
   });
 
