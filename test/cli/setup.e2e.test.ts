@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { credentialValues } from '../../src/config/index.js';
+import { credentialValues, windowForModel } from '../../src/config/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { BIN, cli, project, testEnv } from '../helpers/e2e.js';
 
@@ -27,8 +27,23 @@ test('which key a token becomes, and what is kept', () => {
       't',
       {},
       'claude-x',
-      { ANTHROPIC_AUTH_TOKEN: 't', ANTHROPIC_MODEL: 'claude-x', ANTHROPIC_DEFAULT_OPUS_MODEL: 'claude-x', ANTHROPIC_DEFAULT_SONNET_MODEL: 'claude-x' },
+      {
+        ANTHROPIC_AUTH_TOKEN: 't',
+        ANTHROPIC_MODEL: 'claude-x',
+        ANTHROPIC_DEFAULT_OPUS_MODEL: 'claude-x',
+        ANTHROPIC_DEFAULT_SONNET_MODEL: 'claude-x',
+        FLOWER_WINDOW: '200000',
+      },
     ],
+    // a picked model replaces an old FLOWER_WINDOW; a gateway's own name writes none (calibration decides)
+    [
+      't',
+      { FLOWER_WINDOW: '60000' },
+      'glm-4',
+      { ANTHROPIC_AUTH_TOKEN: 't', ANTHROPIC_MODEL: 'glm-4', ANTHROPIC_DEFAULT_OPUS_MODEL: 'glm-4', ANTHROPIC_DEFAULT_SONNET_MODEL: 'glm-4' },
+    ],
+    // no model picked: the person's own FLOWER_WINDOW stays
+    ['t', { FLOWER_WINDOW: '60000' }, '', { FLOWER_WINDOW: '60000', ANTHROPIC_AUTH_TOKEN: 't' }],
   ];
   for (const [token, existing, model, want] of cases) assert.deepEqual(credentialValues({ token, model }, existing), want);
   assert.equal(credentialValues({ token: 't', baseUrl: 'https://gw.example/v1/' }).ANTHROPIC_BASE_URL, 'https://gw.example');
@@ -63,6 +78,41 @@ test('setup from piped answers writes a 0600 file the next run reads; the token 
   const r = await cli(['once', 'hi', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(sim.messageRequests()[0]!.headers['x-api-key'], 'sk-ant-setup-secret-123');
+});
+
+test('the window written for a picked model', () => {
+  const cases: Array<[string, number | undefined]> = [
+    ['claude-sonnet-4-5[1m]', 1_000_000],
+    ['claude-opus-4-1[1M]', 1_000_000],
+    ['claude-sonnet-4-5', 200_000],
+    ['claude-haiku-4-5-20251001', 200_000],
+    ['opus', 200_000],
+    ['glm-4.6', undefined],
+    ['', undefined],
+  ];
+  for (const [model, want] of cases) assert.equal(windowForModel(model), want, model);
+});
+
+test('setup with a picked model writes its FLOWER_WINDOW, and the next run uses that window', async () => {
+  const p = project('setup-window');
+  const env = testEnv(p, sim.url);
+  delete (env as Record<string, string | undefined>).ANTHROPIC_API_KEY;
+  delete (env as Record<string, string | undefined>).ANTHROPIC_BASE_URL;
+  delete (env as Record<string, string | undefined>).FLOWER_WINDOW;
+  sim.reset();
+  sim.enqueue({ type: 'text', text: 'pong' });
+  const child = spawn(process.execPath, [BIN, 'setup'], { cwd: p.dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  child.stdin.end(`sk-ant-window\n${sim.url}\nclaude-sonnet-4-5[1m]\n`);
+  assert.equal(await new Promise<number | null>((r) => child.on('close', r)), 0, err);
+  assert.match(err, /FLOWER_WINDOW 1000000/, 'the person sees what was written');
+  assert.match(fs.readFileSync(path.join(p.home, '.config', 'flower', '.env'), 'utf8'), /FLOWER_WINDOW="1000000"/);
+  sim.reset();
+  sim.enqueue({ type: 'text', text: 'done' });
+  const r = await cli(['once', 'hi', '-v', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /window 1000000 \(hand off at 750000\)/, 'read back from the file');
 });
 
 test('setup keeps the previous file aside (private) and the keys it does not manage', async () => {
