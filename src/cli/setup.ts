@@ -112,12 +112,16 @@ const T = {
     envWins: (k: string) => `! ${k} is set in the environment and wins over the file: unset it to use what was stored`,
     probe: {
       ok: (r: ProbeResult) => `+ ok: ${r.endpoint} accepted the credential (model ${r.model})`,
+      limited: (r: ProbeResult) =>
+        `+ ok, rate limited: ${r.endpoint} accepted the credential but answered 429${r.detail ? ` (${r.detail})` : ''} — the account is rate limited right now; a run waits and retries`,
+      unavailable: (r: ProbeResult) =>
+        `x unavailable: ${r.endpoint} answered ${r.status}${r.detail ? ` (${r.detail})` : ''} — the service could not check the credential now; the credentials are saved, try again later`,
       auth: (r: ProbeResult) =>
         `x authentication: ${r.endpoint} refused the credential (${r.status}${r.detail ? ` ${r.detail}` : ''}) — check the key or token and run \`flower setup\` again`,
       config: (r: ProbeResult) =>
         `x configuration: ${r.endpoint} answered${r.status ? ` ${r.status}` : ''}${r.detail ? ` (${r.detail})` : ''} — check the gateway URL (the root, without /v1) and the model name, then run \`flower setup\` again`,
       network: (r: ProbeResult) =>
-        `x network: no usable answer from ${r.endpoint} (${r.status ? `${r.status} ` : ''}${r.detail}) — check the URL and the connection; the credentials are saved, try again later`,
+        `x network: no answer from ${r.endpoint} (${r.detail}) — check the URL and the connection; the credentials are saved, try again later`,
     },
   },
   zh: {
@@ -135,11 +139,13 @@ const T = {
     envWins: (k: string) => `! 环境变量里设了 ${k},它优先于文件:要用刚存的,请先 unset 它`,
     probe: {
       ok: (r: ProbeResult) => `+ 正常:${r.endpoint} 接受了这个凭据(模型 ${r.model})`,
+      limited: (r: ProbeResult) => `+ 正常,但被限流:${r.endpoint} 接受了凭据,但回了 429${r.detail ? `(${r.detail})` : ''}——账号此刻被限流;运行时会等待后重试`,
+      unavailable: (r: ProbeResult) => `x 服务暂不可用:${r.endpoint} 回了 ${r.status}${r.detail ? `(${r.detail})` : ''}——此刻无法检查凭据;凭据已保存,稍后再试`,
       auth: (r: ProbeResult) =>
         `x 认证失败:${r.endpoint} 拒绝了这个凭据(${r.status}${r.detail ? ` ${r.detail}` : ''})——检查 key 或 token,再运行一次 \`flower setup\``,
       config: (r: ProbeResult) =>
         `x 配置有误:${r.endpoint} 有回应${r.status ? ` ${r.status}` : ''}${r.detail ? `(${r.detail})` : ''}——检查网关地址(根地址,不带 /v1)和模型名,再运行一次 \`flower setup\``,
-      network: (r: ProbeResult) => `x 网络问题:${r.endpoint} 没有可用的回应(${r.status ? `${r.status} ` : ''}${r.detail})——检查地址和网络;凭据已保存,稍后再试`,
+      network: (r: ProbeResult) => `x 网络问题:${r.endpoint} 没有回应(${r.detail})——检查地址和网络;凭据已保存,稍后再试`,
     },
   },
 } as const;
@@ -212,7 +218,7 @@ export async function setup(io: CliIO, o: SetupOptions = {}): Promise<number> {
       `${JSON.stringify({ kind: 'setup', written: outcome.written, probe: p ? { kind: p.kind, status: p.status ?? null, detail: p.detail, endpoint: p.endpoint, model: p.model } : null })}\n`,
     );
   }
-  return !outcome.probe || outcome.probe.kind === 'ok' ? EXIT.ok : EXIT.failure;
+  return probeLetsThrough(outcome.probe) ? EXIT.ok : EXIT.failure;
 }
 
 const OFFER = {
@@ -241,7 +247,12 @@ export async function offerSetup(io: CliIO, reason: 'missing' | 'refused'): Prom
   if (!['', 'y', 'yes', '是', '好'].includes(yes)) return false;
   const outcome = await runSetup(io, { yes: true });
   if (reason === 'refused') io.stderr.write(`. ${t.after}\n`);
-  return outcome.written && (!outcome.probe || outcome.probe.kind === 'ok');
+  return outcome.written && probeLetsThrough(outcome.probe);
+}
+
+/** The credential works: the probe said ok, or a 429 (a rate limit is answered after the key was checked), or it was skipped. */
+function probeLetsThrough(p: ProbeResult | null): boolean {
+  return !p || p.kind === 'ok' || p.kind === 'limited';
 }
 
 /** A step that failed because the endpoint refused the credential (401/403). */

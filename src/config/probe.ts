@@ -1,13 +1,15 @@
 /**
  * The credential probe: one tiny Messages API call (max_tokens 1) against the endpoint flower will use,
- * sorted into four outcomes a person can act on — ok, authentication (the key or token is refused),
+ * sorted into outcomes a person can act on — ok, limited (a 429: the key was accepted, the account is rate
+ * limited right now — setup goes through with a note), authentication (the key or token is refused),
  * configuration (the endpoint answers, but not as the Messages API for this model: wrong URL or model),
- * network (nothing usable came back: unreachable, timed out, or the service is down right now).
+ * unavailable (the service answered 408 or 5xx: up, but could not check the key now), network (no HTTP answer at
+ * all: refused, unreachable, timed out). Only a connection failure is `network`.
  * A Messages call rather than a models listing: gateways often serve no /v1/models, and the call also
  * proves the model name. `classifyProbe` is pure and table-tested; `probeCredentials` does the I/O.
  */
 
-export type ProbeKind = 'ok' | 'auth' | 'config' | 'network';
+export type ProbeKind = 'ok' | 'limited' | 'auth' | 'config' | 'unavailable' | 'network';
 
 export interface ProbeResult {
   kind: ProbeKind;
@@ -51,7 +53,9 @@ export function classifyProbe(a: ProbeAnswer): { kind: ProbeKind; status?: numbe
     return { kind: 'config', status, detail: `a ${status} answer that is not a Messages API response${detail ? ` (${detail.slice(0, 80)})` : ''}` };
   }
   if (status === 401 || status === 403) return { kind: 'auth', status, detail };
-  if (status === 408 || status === 429 || status >= 500) return { kind: 'network', status, detail };
+  // a rate limit is answered after the key was checked: the key works
+  if (status === 429) return { kind: 'limited', status, detail };
+  if (status === 408 || status >= 500) return { kind: 'unavailable', status, detail };
   return { kind: 'config', status, detail };
 }
 

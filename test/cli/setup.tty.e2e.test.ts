@@ -55,9 +55,10 @@ test('the probe sorts answers into ok / authentication / configuration / network
     [{ status: 403, body: '{}' }, 'auth'],
     [{ status: 404, body: JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'model: nope' } }) }, 'config'],
     [{ status: 400, body: 'bad' }, 'config'],
-    [{ status: 429, body: '' }, 'network'],
-    [{ status: 529, body: '' }, 'network'],
-    [{ status: 503, body: '' }, 'network'],
+    [{ status: 429, body: '' }, 'limited'],
+    [{ status: 529, body: '' }, 'unavailable'],
+    [{ status: 503, body: '' }, 'unavailable'],
+    [{ status: 408, body: '' }, 'unavailable'],
     [{ error: 'ECONNREFUSED' }, 'network'],
   ];
   for (const [answer, kind] of cases) assert.equal(classifyProbe(answer).kind, kind, JSON.stringify(answer));
@@ -83,20 +84,25 @@ test('the probe against the sim: one tiny call, each outcome from a real answer'
   assert.deepEqual([config.kind, config.status], ['config', 404]);
   assert.match(config.detail, /claude-nope/);
 
-  // a port nobody listens on
-  const free = await new Promise<number>((r) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => r(port));
-    });
-  });
+  const free = await freePort();
   const network = await probeCredentials({ baseUrl: `http://127.0.0.1:${free}`, token: 'sk-ant-x' });
   assert.equal(network.kind, 'network');
   assert.match(network.detail, /ECONNREFUSED/);
 });
 
+/** A port nobody listens on. */
+function freePort(): Promise<number> {
+  return new Promise<number>((r) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => r(port));
+    });
+  });
+}
+
 test('flower setup prints a distinct message for each outcome; FLOWER_NO_PROBE=1 skips the call', async () => {
-  const outcomes: Array<[string, () => void, RegExp, number]> = [
+  const closed = `http://127.0.0.1:${await freePort()}`;
+  const outcomes: Array<[string, () => void, RegExp, number, string?]> = [
     ['ok', () => sim.enqueue({ type: 'text', text: 'pong' }), /\+ ok: .*accepted the credential/, 0],
     [
       'auth',
@@ -106,14 +112,21 @@ test('flower setup prints a distinct message for each outcome; FLOWER_NO_PROBE=1
     ],
     ['config', () => sim.enqueue({ type: 'raw', status: 200, body: '<html>a web page</html>' }), /x configuration: .*check the gateway URL/, 1],
     [
-      'network',
+      'limited',
+      () => sim.enqueue({ type: 'error', status: 429, errorType: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit' }),
+      /\+ ok, rate limited: .*accepted the credential but answered 429/,
+      0,
+    ],
+    [
+      'unavailable',
       () => sim.enqueue({ type: 'error', status: 529, errorType: 'overloaded_error', message: 'Overloaded' }),
-      /x network: no usable answer .*529/,
+      /x unavailable: .*answered 529/,
       1,
     ],
+    ['network', () => {}, /x network: no answer from .*ECONNREFUSED/, 1, closed],
   ];
   const seen = new Set<string>();
-  for (const [name, script, want, code] of outcomes) {
+  for (const [name, script, want, code, url] of outcomes) {
     const p = project(`probe-${name}`);
     sim.reset();
     script();
@@ -123,19 +136,19 @@ test('flower setup prints a distinct message for each outcome; FLOWER_NO_PROBE=1
     const child = spawn(process.execPath, [BIN, 'setup'], { cwd: p.dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    child.stdin.end(`sk-ant-probe-secret\n${sim.url}\n\n`);
+    child.stdin.end(`sk-ant-probe-secret\n${url ?? sim.url}\n\n`);
     assert.equal(await new Promise<number | null>((r) => child.on('close', r)), code, `${name}: ${err}`);
     assert.match(err, want, name);
     assert.doesNotMatch(err, /probe-secret/);
-    assert.equal(sim.messageRequests().length, 1, `${name}: exactly one probe call`);
+    assert.equal(sim.messageRequests().length, url ? 0 : 1, `${name}: exactly one probe call`);
     seen.add(
       err
         .split('\n')
-        .find((l) => /^[+x] (ok|authentication|configuration|network):/.test(l))!
+        .find((l) => /^[+x] (ok|ok, rate limited|authentication|configuration|unavailable|network):/.test(l))!
         .split(':')[0]!,
     );
   }
-  assert.equal(seen.size, 4, 'four distinct messages');
+  assert.equal(seen.size, 6, 'six distinct messages');
   const p = project('no-probe');
   sim.reset();
   const child = spawn(process.execPath, [BIN, 'setup'], { cwd: p.dir, env: { ...testEnv(p, sim.url), FLOWER_NO_PROBE: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
