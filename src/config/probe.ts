@@ -1,5 +1,5 @@
 /**
- * The credential probe: one tiny Messages API call (max_tokens 1) against the endpoint flower will use,
+ * The credential probe: one tiny Messages API call (max_tokens PROBE_MAX_TOKENS) against the endpoint flower will use,
  * sorted into outcomes a person can act on — ok, limited (a 429: the key was accepted, the account is rate
  * limited right now — setup goes through with a note), authentication (the key or token is refused),
  * configuration (the endpoint answers, but not as the Messages API for this model: wrong URL or model),
@@ -24,6 +24,12 @@ export interface ProbeResult {
 /** The model the probe asks for when none is configured: the harness default family. */
 export const PROBE_DEFAULT_MODEL = 'claude-sonnet-4-5';
 export const OFFICIAL_ENDPOINT = 'https://api.anthropic.com';
+/**
+ * The probe's max_tokens: 16, as measured (spec surface-config §3.3) — with 1, a model that always thinks
+ * took 30 s instead of 3.6 s. No `thinking` field is sent: a model that forces thinking may refuse
+ * `disabled`, and an enabled budget needs max_tokens above 1024 (a costly ping).
+ */
+export const PROBE_MAX_TOKENS = 16;
 
 /** What came back, as plain data: an HTTP answer, or a connection failure. */
 export type ProbeAnswer = { status: number; body: string } | { error: string };
@@ -81,7 +87,7 @@ export async function probeCredentials(i: ProbeInput): Promise<ProbeResult> {
     const res = await fetch(`${endpoint}/v1/messages`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ model, max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] }),
+      body: JSON.stringify({ model, max_tokens: PROBE_MAX_TOKENS, messages: [{ role: 'user', content: 'ping' }] }),
       signal: AbortSignal.timeout(i.timeoutMs ?? 20_000),
     });
     answer = { status: res.status, body: await res.text() };

@@ -70,8 +70,9 @@ test('the probe against the sim: one tiny call, each outcome from a real answer'
   sim.enqueue({ type: 'text', text: 'pong' });
   const ok = await probeCredentials({ baseUrl: sim.url, token: 'sk-ant-good', model: 'claude-x' });
   assert.equal(ok.kind, 'ok');
-  const body = sim.messageRequests()[0]!.body as { max_tokens: number; model: string };
-  assert.deepEqual([body.max_tokens, body.model], [1, 'claude-x']);
+  const body = sim.messageRequests()[0]!.body as { max_tokens: number; model: string; thinking?: unknown; stream?: unknown };
+  // 16, not 1: with 1 a model that always thinks took 30 s instead of 3.6 s (spec surface-config §3.3)
+  assert.deepEqual([body.max_tokens, body.model, body.thinking, body.stream], [16, 'claude-x', undefined, undefined]);
   assert.equal(sim.messageRequests()[0]!.headers['x-api-key'], 'sk-ant-good');
 
   sim.enqueue({ type: 'error', status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' });
