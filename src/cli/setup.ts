@@ -5,7 +5,17 @@
  * stderr, so `--json` leaves only one JSON line on stdout.
  */
 import readline from 'node:readline';
-import { baseUrlProblem, detectLang, probeCredentials, resolveEnv, storedCredential, writeCredentials, type Lang, type ProbeResult } from '../config/index.js';
+import {
+  baseUrlProblem,
+  detectLang,
+  modelNotFound,
+  probeCredentials,
+  resolveEnv,
+  storedCredential,
+  writeCredentials,
+  type Lang,
+  type ProbeResult,
+} from '../config/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 
 export interface SetupOptions {
@@ -110,6 +120,9 @@ const T = {
     wrote: (p: string, s: string) => `+ ${p} (0600): ${s}`,
     probing: (endpoint: string, model: string) => `. checking the credential against ${endpoint} (model ${model})…`,
     envWins: (k: string) => `! ${k} is set in the environment and wins over the file: unset it to use what was stored`,
+    notWritten: 'nothing written: run `flower setup` again with what works',
+    noModel: (r: ProbeResult) =>
+      `x model not found: ${r.endpoint} does not serve the model '${r.model}' (${r.status}${r.detail ? ` ${r.detail}` : ''}) — check the model name (Enter = the default)`,
     probe: {
       ok: (r: ProbeResult) => `+ ok: ${r.endpoint} accepted the credential (model ${r.model})`,
       limited: (r: ProbeResult) =>
@@ -137,6 +150,8 @@ const T = {
     wrote: (p: string, s: string) => `+ ${p}(0600):${s}`,
     probing: (endpoint: string, model: string) => `. 正在用 ${endpoint} 检查凭据(模型 ${model})…`,
     envWins: (k: string) => `! 环境变量里设了 ${k},它优先于文件:要用刚存的,请先 unset 它`,
+    notWritten: '什么也没写:用能用的答案再运行一次 `flower setup`',
+    noModel: (r: ProbeResult) => `x 找不到模型:${r.endpoint} 没有模型 '${r.model}'(${r.status}${r.detail ? ` ${r.detail}` : ''})——检查模型名(回车 = 默认)`,
     probe: {
       ok: (r: ProbeResult) => `+ 正常:${r.endpoint} 接受了这个凭据(模型 ${r.model})`,
       limited: (r: ProbeResult) => `+ 正常,但被限流:${r.endpoint} 接受了凭据,但回了 429${r.detail ? `(${r.detail})` : ''}——账号此刻被限流;运行时会等待后重试`,
@@ -180,28 +195,37 @@ export async function runSetup(io: CliIO, o: SetupOptions = {}): Promise<SetupOu
       if (io.stdin.isTTY !== true || tries >= 2) throw new CliExit(EXIT.failure, `x ${t.badUrlFinal}`);
     }
     const model = ((await answers.ask(t.model)) ?? '').trim();
+    // checked before it is kept: a refused key or an unknown model is never stored
+    const probe = await probeFirst(io, t, { token, baseUrl, model });
+    if (probe && (probe.kind === 'auth' || probe.kind === 'config')) {
+      say(`x ${t.notWritten}`);
+      return { written: false, probe };
+    }
     const w = writeCredentials({ token, baseUrl, model }, io.env);
     say(t.wrote(w.path, w.summary));
     // what a run will actually use: the process environment wins per key over the file
     for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL']) {
       if ((io.env[k] ?? '').trim()) say(t.envWins(k));
     }
-    let probe: ProbeResult | null = null;
-    if (!['1', 'true', 'yes'].includes((io.env.FLOWER_NO_PROBE ?? '').trim().toLowerCase())) {
-      const resolved = resolveEnv(
-        { ...io.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, ANTHROPIC_BASE_URL: undefined, ANTHROPIC_MODEL: undefined },
-        io.cwd ?? process.cwd(),
-      );
-      const useModel = model || resolved.env.ANTHROPIC_MODEL || io.env.ANTHROPIC_MODEL || '';
-      const input = { baseUrl, token, model: useModel, timeoutMs: 20_000 };
-      say(t.probing(baseUrl || 'https://api.anthropic.com', useModel || '(default)'));
-      probe = await probeCredentials(input);
-      say(t.probe[probe.kind](probe));
-    }
     return { written: true, probe };
   } finally {
     answers.close();
   }
+}
+
+/** The probe with the answers given (null when FLOWER_NO_PROBE is set); its line is said. */
+async function probeFirst(io: CliIO, t: (typeof T)[Lang], a: { token: string; baseUrl: string; model: string }): Promise<ProbeResult | null> {
+  if (['1', 'true', 'yes'].includes((io.env.FLOWER_NO_PROBE ?? '').trim().toLowerCase())) return null;
+  const resolved = resolveEnv(
+    { ...io.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, ANTHROPIC_BASE_URL: undefined, ANTHROPIC_MODEL: undefined },
+    io.cwd ?? process.cwd(),
+  );
+  const useModel = a.model || resolved.env.ANTHROPIC_MODEL || io.env.ANTHROPIC_MODEL || '';
+  io.stderr.write(`${t.probing(a.baseUrl || 'https://api.anthropic.com', useModel || '(default)')}\n`);
+  const probe = await probeCredentials({ baseUrl: a.baseUrl, token: a.token, model: useModel, timeoutMs: 20_000 });
+  const line = probe.kind === 'config' && modelNotFound(probe) ? t.noModel(probe) : t.probe[probe.kind](probe);
+  io.stderr.write(`${line}\n`);
+  return probe;
 }
 
 export async function setup(io: CliIO, o: SetupOptions = {}): Promise<number> {
@@ -218,7 +242,7 @@ export async function setup(io: CliIO, o: SetupOptions = {}): Promise<number> {
       `${JSON.stringify({ kind: 'setup', written: outcome.written, probe: p ? { kind: p.kind, status: p.status ?? null, detail: p.detail, endpoint: p.endpoint, model: p.model } : null })}\n`,
     );
   }
-  return probeLetsThrough(outcome.probe) ? EXIT.ok : EXIT.failure;
+  return outcome.written && probeLetsThrough(outcome.probe) ? EXIT.ok : EXIT.failure;
 }
 
 const OFFER = {

@@ -4,7 +4,7 @@ export type { EnvMap } from './env.js';
 export { detectLang } from './lang.js';
 export type { Lang } from './lang.js';
 export { baseUrlProblem, credentialValues, credentialsFile, storedCredential, windowForModel, writeCredentials } from './setup.js';
-export { classifyProbe, probeCredentials, OFFICIAL_ENDPOINT, PROBE_DEFAULT_MODEL, PROBE_MAX_TOKENS } from './probe.js';
+export { classifyProbe, modelNotFound, probeCredentials, OFFICIAL_ENDPOINT, PROBE_DEFAULT_MODEL, PROBE_MAX_TOKENS } from './probe.js';
 export type { ProbeAnswer, ProbeInput, ProbeKind, ProbeResult } from './probe.js';
 export type { SetupAnswers } from './setup.js';
 export { storeSetting, projectIdentity, projectDirName } from './store.js';

@@ -65,6 +65,12 @@ export function classifyProbe(a: ProbeAnswer): { kind: ProbeKind; status?: numbe
   return { kind: 'config', status, detail };
 }
 
+/** A `config` answer that says the model is unknown (a 404, or a 400 naming the model). Pure. */
+export function modelNotFound(r: { kind: ProbeKind; status?: number; detail: string; model?: string }): boolean {
+  if (r.kind !== 'config' || (r.status !== 404 && r.status !== 400)) return false;
+  return /\bmodel\b/i.test(r.detail) || (!!r.model && r.detail.includes(r.model));
+}
+
 export interface ProbeInput {
   /** blank = the official API */
   baseUrl?: string;

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { credentialValues, windowForModel } from '../../src/config/index.js';
+import { credentialValues, modelNotFound, windowForModel } from '../../src/config/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { BIN, cli, project, testEnv } from '../helpers/e2e.js';
 
@@ -113,6 +113,45 @@ test('setup with a picked model writes its FLOWER_WINDOW, and the next run uses 
   const r = await cli(['once', 'hi', '-v', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /window 1000000 \(hand off at 750000\)/, 'read back from the file');
+});
+
+test('which refusals name the model', () => {
+  const cases: Array<[Parameters<typeof modelNotFound>[0], boolean]> = [
+    [{ kind: 'config', status: 404, detail: 'not_found_error: model: claude-nope' }, true],
+    [{ kind: 'config', status: 400, detail: 'invalid_request_error: unknown model glm-9' }, true],
+    [{ kind: 'config', status: 404, detail: 'not_found_error: gpt-x does not exist', model: 'gpt-x' }, true],
+    [{ kind: 'config', status: 404, detail: '<html>Not Found</html>', model: 'claude-x' }, false],
+    [{ kind: 'auth', status: 401, detail: 'model: x' }, false],
+    [{ kind: 'config', status: 200, detail: 'a 200 answer that is not a Messages API response' }, false],
+  ];
+  for (const [r, want] of cases) assert.equal(modelNotFound(r), want, JSON.stringify(r));
+});
+
+test('an unknown model is checked before it is stored: a clear line, nothing written, the old file kept', async () => {
+  const p = project('setup-model');
+  const dir = path.join(p.home, '.config', 'flower');
+  fs.mkdirSync(dir, { recursive: true });
+  const before = 'ANTHROPIC_API_KEY=sk-ant-old\nANTHROPIC_MODEL=claude-sonnet-4-5\n';
+  fs.writeFileSync(path.join(dir, '.env'), before);
+  const env = testEnv(p, sim.url);
+  delete (env as Record<string, string | undefined>).ANTHROPIC_API_KEY;
+  delete (env as Record<string, string | undefined>).ANTHROPIC_BASE_URL;
+  sim.reset();
+  sim.enqueue({ type: 'error', status: 404, errorType: 'not_found_error', message: 'model: claude-nope' });
+  const child = spawn(process.execPath, [BIN, 'setup', '-y', '--json'], { cwd: p.dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  child.stdin.end(`sk-ant-new-key\n${sim.url}\nclaude-nope\n`);
+  assert.equal(await new Promise<number | null>((r) => child.on('close', r)), 1, err);
+  assert.equal((sim.messageRequests()[0]!.body as { model: string }).model, 'claude-nope', 'the probe asked for the model typed');
+  assert.match(err, /x model not found: .* does not serve the model 'claude-nope' \(404/);
+  assert.match(err, /nothing written/);
+  assert.equal(fs.readFileSync(path.join(dir, '.env'), 'utf8'), before, 'nothing stored');
+  assert.equal(fs.existsSync(path.join(dir, '.env.previous')), false);
+  const j = JSON.parse(out) as { written: boolean; probe: { kind: string; status: number } };
+  assert.deepEqual([j.written, j.probe.kind, j.probe.status], [false, 'config', 404]);
 });
 
 test('setup keeps the previous file aside (private) and the keys it does not manage', async () => {

@@ -142,6 +142,9 @@ test('flower setup prints a distinct message for each outcome; FLOWER_NO_PROBE=1
     assert.match(err, want, name);
     assert.doesNotMatch(err, /probe-secret/);
     assert.equal(sim.messageRequests().length, url ? 0 : 1, `${name}: exactly one probe call`);
+    // a refusal stores nothing; an answer that could not check the key keeps what was typed
+    const stored = fs.existsSync(path.join(p.home, '.config', 'flower', '.env'));
+    assert.equal(stored, name !== 'auth' && name !== 'config', `${name}: stored`);
     seen.add(
       err
         .split('\n')
