@@ -20,6 +20,8 @@ export {
   positiveInt,
   formatTokens,
   modelMismatch,
+  normalModel,
+  wantedModel,
   calibrationFile,
   calibrationKey,
   readCalibration,

@@ -154,6 +154,23 @@ test('an unknown model is checked before it is stored: a clear line, nothing wri
   assert.deepEqual([j.written, j.probe.kind, j.probe.status], [false, 'config', 404]);
 });
 
+test('a model mismatch is shown with only ANTHROPIC_DEFAULT_OPUS_MODEL set, and through a [1m] marker', async () => {
+  const cases: Array<[Record<string, string>, string, boolean]> = [
+    [{ ANTHROPIC_DEFAULT_OPUS_MODEL: 'claude-opus-test' }, 'glm-4.6', true],
+    [{ ANTHROPIC_MODEL: 'claude-sonnet-4-5[1m]' }, 'claude-opus-4-1', true],
+    [{ ANTHROPIC_MODEL: 'claude-sonnet-4-5[1m]' }, 'claude-sonnet-4-5-20250929', false],
+  ];
+  for (const [extra, served, shown] of cases) {
+    const p = project('mismatch');
+    sim.reset();
+    sim.enqueue({ type: 'text', text: 'done', model: served });
+    const r = await cli(['once', 'hi', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url, extra) });
+    assert.equal(r.code, 0, r.stderr);
+    const line = new RegExp(`the endpoint served ${served.replace(/[.[\]]/g, '\\$&')} although`);
+    assert.equal(line.test(r.stderr), shown, `${JSON.stringify(extra)} / ${served}: ${r.stderr}`);
+  }
+});
+
 test('setup keeps the previous file aside (private) and the keys it does not manage', async () => {
   const p = project('setup-keep');
   const dir = path.join(p.home, '.config', 'flower');
