@@ -16,6 +16,8 @@ import {
   type Lang,
   type ProbeResult,
 } from '../config/index.js';
+import { isModelNotFound } from '../runtime/index.js';
+import type { StepFailureRecord } from '../state/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 
 export interface SetupOptions {
@@ -249,11 +251,13 @@ const OFFER = {
   en: {
     missing: 'flower has no credentials yet (ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN). Set them up now? [Y/n]',
     refused: 'The endpoint refused the credential. Set up new credentials now? [Y/n]',
+    model: 'The endpoint does not serve the configured model. Set up now (and pick a model it serves)? [Y/n]',
     after: 'run `flower` here again to continue',
   },
   zh: {
     missing: 'flower 还没有凭据(ANTHROPIC_API_KEY 或 ANTHROPIC_AUTH_TOKEN)。现在设置吗?[Y/n]',
     refused: '接口拒绝了这个凭据。现在重新设置吗?[Y/n]',
+    model: '接口没有配置的这个模型。现在重新设置(选一个它有的模型)吗?[Y/n]',
     after: '在这里再运行一次 `flower` 接着做',
   },
 } as const;
@@ -263,20 +267,26 @@ const OFFER = {
  * setup` instead of only exiting. True when credentials were written and the probe did not fail.
  * Never offered off a terminal: a script gets exit 1 and the message, as before.
  */
-export async function offerSetup(io: CliIO, reason: 'missing' | 'refused'): Promise<boolean> {
+export async function offerSetup(io: CliIO, reason: 'missing' | 'refused' | 'model'): Promise<boolean> {
   if (io.stdin?.isTTY !== true || typeof (io.stdin as NodeJS.ReadStream).setRawMode !== 'function') return false;
   const t = OFFER[detectLang(io.env)];
   const answers = terminalAnswers(io);
   const yes = ((await answers.ask(t[reason])) ?? 'n').trim().toLowerCase();
   if (!['', 'y', 'yes', '是', '好'].includes(yes)) return false;
   const outcome = await runSetup(io, { yes: true });
-  if (reason === 'refused') io.stderr.write(`. ${t.after}\n`);
+  if (reason !== 'missing') io.stderr.write(`. ${t.after}\n`);
   return outcome.written && probeLetsThrough(outcome.probe);
 }
 
 /** The credential works: the probe said ok, or a 429 (a rate limit is answered after the key was checked), or it was skipped. */
 function probeLetsThrough(p: ProbeResult | null): boolean {
   return !p || p.kind === 'ok' || p.kind === 'limited';
+}
+
+/** Why a failed step leads back to setup: the credential was refused, or the endpoint does not serve the model (a typed `config` 404). */
+export function setupReason(r: { ok: boolean; error?: string | null; failure?: StepFailureRecord }): 'refused' | 'model' | null {
+  if (isAuthFailure(r)) return 'refused';
+  return !r.ok && r.failure && isModelNotFound(r.failure) ? 'model' : null;
 }
 
 /** A step that failed because the endpoint refused the credential (401/403). */

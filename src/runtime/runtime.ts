@@ -290,6 +290,7 @@ export class Runtime {
     return {
       attempt: (a, announce, shouldBreak) => this.attempt(a, announce, shouldBreak),
       checkModel: (spec, o, emit) => this.checkModel(spec, o, emit),
+      modelOf: (spec) => wantedModel(spec.model, this.ctx.resolved.env),
       interruptRequest: () => this.interrupts.for(step),
       takeInterrupt: () => this.interrupts.take(),
       hasSession: (sid) => this.hasSession(sid),

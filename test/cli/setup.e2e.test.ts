@@ -171,6 +171,19 @@ test('a model mismatch is shown with only ANTHROPIC_DEFAULT_OPUS_MODEL set, and 
   }
 });
 
+test('a 404 for the model mid-run stops with a typed failure naming the model and `flower setup`', async () => {
+  const p = project('run-404');
+  sim.reset();
+  sim.enqueue({ type: 'error', status: 404, errorType: 'not_found_error', message: 'model: claude-gone', sticky: true });
+  const r = await cli(['once', 'hi', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url, { ANTHROPIC_MODEL: 'claude-gone' }) });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /does not serve the model 'claude-gone': run `flower setup`/);
+  const row = (
+    JSON.parse(fs.readFileSync(path.join(p.runs, 'manifest.json'), 'utf8')) as Array<{ failure: { kind: string; status: number }; attempts: number }>
+  )[0]!;
+  assert.deepEqual([row.failure.kind, row.failure.status, row.attempts], ['config', 404, 1], 'typed, and never retried');
+});
+
 test('setup keeps the previous file aside (private) and the keys it does not manage', async () => {
   const p = project('setup-keep');
   const dir = path.join(p.home, '.config', 'flower');

@@ -222,6 +222,21 @@ test('off a terminal there is no offer: exit 1 with the message', async () => {
   assert.doesNotMatch(err, /Set them up now/);
 });
 
+test('a model the endpoint does not serve, mid-run on a terminal, leads back to setup', {
+  skip: !hasScript && 'util-linux script is not installed',
+}, async () => {
+  const p = project('model-gone');
+  sim.reset();
+  sim.enqueue({ type: 'error', status: 404, errorType: 'not_found_error', message: 'model: claude-gone', sticky: true });
+  const env = { ...testEnv(p, sim.url, { ANTHROPIC_MODEL: 'claude-gone' }), FLOWER_NO_PROBE: '1' };
+  const t = onTerminal(['write a script', '--timeout', '0', '--clarify-only', '-w', p.ws, '-r', p.runs], p.dir, env);
+  await until('the offer', () => /does not serve the configured model\. Set up now .*\[Y\/n\]/.test(t.screen()), 120_000);
+  assert.match(t.screen(), /'claude-gone': run `flower setup`/);
+  t.type('n\r');
+  assert.equal(await t.done, 1);
+  assert.equal(fs.existsSync(path.join(p.home, '.config', 'flower', '.env')), false, 'declined: nothing written');
+});
+
 test('a 401 mid-run on a terminal offers setup again; yes stores the new key, checked before it is kept', {
   skip: !hasScript && 'util-linux script is not installed',
 }, async () => {
