@@ -3,6 +3,7 @@ import { AgentSpec, Runtime, type FlowerEvent } from '../runtime/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import { rescueOnSignals } from './signals.js';
 import { security, type GlobalOptions } from './globals.js';
+import { credentialGate } from './setup.js';
 import { resolvePlugins } from './skills.js';
 import { sanitize } from './term.js';
 
@@ -38,6 +39,8 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
             .split(',')
             .map((t) => t.trim())
             .filter(Boolean);
+  // no credentials: offered setup on a terminal, else one line and exit 1 — before anything starts
+  await credentialGate(io, { json: g.json });
   let spec = new AgentSpec({
     name: 'ad-hoc',
     ...(skills !== undefined ? { skills } : {}),

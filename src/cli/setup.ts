@@ -8,8 +8,10 @@ import readline from 'node:readline';
 import {
   baseUrlProblem,
   detectLang,
+  hasCredentials,
   modelNotFound,
   probeCredentials,
+  requireCredentials,
   resolveEnv,
   storedCredential,
   writeCredentials,
@@ -281,6 +283,18 @@ export async function offerSetup(io: CliIO, reason: 'missing' | 'refused' | 'mod
 /** The credential works: the probe said ok, or a 429 (a rate limit is answered after the key was checked), or it was skipped. */
 function probeLetsThrough(p: ProbeResult | null): boolean {
   return !p || p.kind === 'ok' || p.kind === 'limited';
+}
+
+/**
+ * The credential gate of `flower once` and `flower run`, before anything else starts: none configured →
+ * on a terminal (and without --json) offer setup, as `flower "…"` does; still none (declined, or no
+ * terminal) → the one-line ConfigError naming `flower setup` (exit 1, the usual setup error).
+ */
+export async function credentialGate(io: CliIO, o: { json?: boolean | undefined } = {}): Promise<void> {
+  const cwd = io.cwd ?? process.cwd();
+  if (hasCredentials(resolveEnv(io.env, cwd))) return;
+  if (!o.json) await offerSetup(io, 'missing');
+  requireCredentials(resolveEnv(io.env, cwd));
 }
 
 /** Why a failed step leads back to setup: the credential was refused, or the endpoint does not serve the model (a typed `config` 404). */

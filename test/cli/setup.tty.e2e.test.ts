@@ -208,6 +208,30 @@ test('the first `flower "…"` on a terminal with no credentials offers setup; d
   assert.equal(fs.existsSync(p.runs), false);
 });
 
+test('off a terminal `flower once` and `flower run` fail at once: one line naming `flower setup`, exit 1', async () => {
+  for (const args of [
+    ['once', 'hi'],
+    ['run', 'flow.mjs'],
+  ]) {
+    const p = project('no-offer-once');
+    const marker = path.join(p.dir, 'LOADED');
+    fs.writeFileSync(path.join(p.dir, 'flow.mjs'), `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(marker)}, 'x');\nexport default {};\n`);
+    let err = '';
+    const code = await main([...args, '-w', p.ws, '-r', p.runs], {
+      stdout: { write: () => true },
+      stderr: { write: (s: string) => (err += s) },
+      env: { HOME: p.home, XDG_CONFIG_HOME: path.join(p.home, '.config'), FLOWER_LANG: 'en' },
+      cwd: p.dir,
+    });
+    assert.equal(code, 1, args.join(' '));
+    assert.equal(err.trim().split('\n').length, 1, `one line: ${err}`);
+    assert.match(err, /No credentials: .*Run `flower setup`/);
+    assert.doesNotMatch(err, /Set them up now/);
+    assert.equal(fs.existsSync(marker), false, 'nothing was loaded');
+    assert.equal(fs.existsSync(p.runs), false, 'nothing was started');
+  }
+});
+
 test('off a terminal there is no offer: exit 1 with the message', async () => {
   const p = project('no-offer');
   let err = '';
@@ -220,6 +244,47 @@ test('off a terminal there is no offer: exit 1 with the message', async () => {
   assert.equal(code, 1);
   assert.match(err, /No credentials/);
   assert.doesNotMatch(err, /Set them up now/);
+});
+
+test('`flower once` on a terminal with no credentials offers setup; yes stores them and the run goes on with them', {
+  skip: !hasScript && 'util-linux script is not installed',
+}, async () => {
+  const p = project('once-offer');
+  sim.reset();
+  sim.enqueue({ type: 'text', text: 'ANSWER-AFTER-SETUP' });
+  const env = { ...testEnv(p, sim.url), FLOWER_NO_PROBE: '1' };
+  delete (env as Record<string, string | undefined>).ANTHROPIC_API_KEY;
+  delete (env as Record<string, string | undefined>).ANTHROPIC_BASE_URL;
+  const t = onTerminal(['once', 'hi', '-w', p.ws, '-r', p.runs], p.dir, env);
+  await until('the offer', () => /no credentials yet .* Set them up now\? \[Y\/n\]/s.test(t.screen()), 60_000);
+  t.type('\r'); // Enter = yes
+  await until('the key prompt', () => /not shown as you type/.test(t.screen()), 60_000);
+  t.type('sk-ant-once-key-31\r');
+  await until('the URL prompt', () => /Gateway URL/.test(t.screen()), 60_000);
+  t.type(`${sim.url}\r`);
+  await until('the model prompt', () => /Model \(Enter/.test(t.screen()), 60_000);
+  t.type('\r');
+  assert.equal(await t.done, 0, t.screen());
+  assert.match(t.screen(), /ANSWER-AFTER-SETUP/);
+  assert.equal(sim.messageRequests()[0]!.headers['x-api-key'], 'sk-ant-once-key-31', 'the run used what was just stored');
+  assert.doesNotMatch(t.screen(), /once-key-31/);
+});
+
+test('`flower run` on a terminal with no credentials offers setup; declining exits 1 before the workflow is loaded', {
+  skip: !hasScript && 'util-linux script is not installed',
+}, async () => {
+  const p = project('run-offer');
+  const flow = path.join(p.dir, 'flow.mjs');
+  const marker = path.join(p.dir, 'LOADED');
+  fs.writeFileSync(flow, `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(marker)}, 'x');\nexport default {};\n`);
+  const env = testEnv(p, sim.url);
+  delete (env as Record<string, string | undefined>).ANTHROPIC_API_KEY;
+  const t = onTerminal(['run', flow, '-w', p.ws, '-r', p.runs], p.dir, env);
+  await until('the offer', () => /no credentials yet .* Set them up now\? \[Y\/n\]/s.test(t.screen()), 60_000);
+  t.type('n\r');
+  assert.equal(await t.done, 1);
+  assert.match(t.screen(), /No credentials: .*Run `flower setup`/s);
+  assert.equal(fs.existsSync(marker), false, 'the workflow file was never imported');
 });
 
 test('a model the endpoint does not serve, mid-run on a terminal, leads back to setup', {
