@@ -9,3 +9,4 @@ export type { ProbeAnswer, ProbeInput, ProbeKind, ProbeResult } from './probe.js
 export type { SetupAnswers } from './setup.js';
 export { storeSetting, projectIdentity, projectDirName } from './store.js';
 export type { StoreSetting, ProjectIdentity } from './store.js';
+export { checkForUpdate, isNewer, updateStateFile, updateWanted, DEFAULT_REGISTRY, UPDATE_INTERVAL_MS, UPDATE_TIMEOUT_MS } from './update.js';
