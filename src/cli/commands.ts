@@ -7,6 +7,7 @@
  */
 import { type Command, Option } from 'commander';
 import type { GlobalOptions } from './globals.js';
+import { withUpdateNotice } from './update-notice.js';
 import type { GoOptions } from './go.js';
 import { CliExit, type CliIO, EXIT } from './io.js';
 import { nearMiss } from './nearmiss.js';
@@ -103,15 +104,17 @@ function goCommand({ program, io, u, p, settle, globals }: CommandContext): void
       if (meant) throw new CliExit(EXIT.usage, `x ${u.nearMiss(ask[0]!, meant)}`);
       // the lock and the request first, before the flow's modules load (a kill in that second is continued)
       settle(
-        import('./early.js')
-          .then((e) => e.holdAndRecord(ask, o, globals(), io))
-          .then(async (held) => {
-            try {
-              return await (await import('./go.js')).go(ask, { ...o, ...(held ? { held } : {}) }, globals(), io);
-            } finally {
-              await held?.release(); // idempotent: also when go stopped before it took over the lock
-            }
-          }),
+        withUpdateNotice(io, globals().json, () =>
+          import('./early.js')
+            .then((e) => e.holdAndRecord(ask, o, globals(), io))
+            .then(async (held) => {
+              try {
+                return await (await import('./go.js')).go(ask, { ...o, ...(held ? { held } : {}) }, globals(), io);
+              } finally {
+                await held?.release(); // idempotent: also when go stopped before it took over the lock
+              }
+            }),
+        ),
       );
     });
 }
@@ -131,7 +134,9 @@ function onceCommand({ program, io, u, p, settle, globals }: CommandContext): vo
     .option('--no-handoff', u.onceNoHandoff)
     .option('--skills <list>', u.skills)
     .exitOverride()
-    .action((prompt: string, o: OnceOptions) => settle(import('./once.js').then((m) => m.once(prompt, o, globals(), io))));
+    .action((prompt: string, o: OnceOptions) =>
+      settle(withUpdateNotice(io, globals().json, () => import('./once.js').then((m) => m.once(prompt, o, globals(), io)))),
+    );
 }
 
 function demoCommand({ program, io, u, settle, globals }: CommandContext): void {
@@ -158,7 +163,7 @@ function runCommand({ program, io, u, p, settle, globals }: CommandContext): voi
     .option('--wait', u.wait, false)
     .exitOverride()
     .action((target: string, ask: string[], o: { new: boolean; workbench?: boolean; trim?: boolean; timeout?: number; wait?: boolean }) =>
-      settle(import('./run.js').then((m) => m.run(target, { ...o, ask }, globals(), io))),
+      settle(withUpdateNotice(io, globals().json, () => import('./run.js').then((m) => m.run(target, { ...o, ask }, globals(), io)))),
     );
 }
 

@@ -18,7 +18,7 @@ import { security, type GlobalOptions } from './globals.js';
 import { resolvePlugins } from './skills.js';
 import { handOverOf } from './bequest.js';
 import { closing } from './ending.js';
-import { isAuthFailure, offerSetup } from './setup.js';
+import { offerSetup, setupReason } from './setup.js';
 import { TerminalSession } from './session.js';
 import { noteLines } from './screen/wrap.js';
 import { tokens, wrapWidth } from './term.js';
@@ -83,7 +83,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   const lock = await lockFolder(rt, o, term, io);
   if (g.verbose) io.stderr.write(noteLines(rt.describeLines(), wrapWidth(io.stderr, io.env)));
   const channel = humanChannel(o, timeoutS, layout, lang);
-  let refused = false;
+  let refused: 'refused' | 'model' | null = null;
   try {
     const flow = await starterFlow(ask, {
       workspace: ws,
@@ -105,7 +105,7 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
       stopAfterStep: term.stopAfterStep,
       onEvent: term.onEvent,
       onStep: (_n, r) => {
-        refused ||= isAuthFailure(r);
+        refused ??= setupReason(r);
         term.ui.result(r);
       },
     });
@@ -120,8 +120,8 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     channel.close();
     rt.close();
     await lock.release();
-    // a 401 mid-run on a terminal: offer setup again, once the terminal is released
-    if (refused && term.tty && !g.json) await offerSetup(io, 'refused');
+    // a 401 or a model the endpoint does not serve, mid-run on a terminal: offer setup again, once the terminal is released
+    if (refused && term.tty && !g.json) await offerSetup(io, refused);
   }
 }
 

@@ -3,6 +3,7 @@ import { AgentSpec, Runtime, type FlowerEvent } from '../runtime/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import { rescueOnSignals } from './signals.js';
 import { security, type GlobalOptions } from './globals.js';
+import { credentialGate } from './setup.js';
 import { resolvePlugins } from './skills.js';
 import { noteLines } from './screen/wrap.js';
 import { sanitize, wrapWidth } from './term.js';
@@ -28,19 +29,10 @@ export interface OnceOptions {
 
 export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io: CliIO): Promise<number> {
   if (o.fork && !o.resume) throw new CliExit(EXIT.usage, 'error: --fork needs --resume SID (it forks an existing session)');
-  const tools = o.tools
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean);
-  const skills =
-    o.skills === undefined
-      ? undefined
-      : o.skills.trim() === 'all'
-        ? ('all' as const)
-        : o.skills
-            .split(',')
-            .map((t) => t.trim())
-            .filter(Boolean);
+  const tools = list(o.tools);
+  const skills = o.skills === undefined ? undefined : o.skills.trim() === 'all' ? ('all' as const) : list(o.skills);
+  // no credentials: offered setup on a terminal, else one line and exit 1 — before anything starts
+  await credentialGate(io, { json: g.json });
   let spec = new AgentSpec({
     name: 'ad-hoc',
     ...(skills !== undefined ? { skills } : {}),
@@ -104,4 +96,12 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
     unhook();
     rt.close();
   }
+}
+
+/** `a, b,,c` → `['a', 'b', 'c']` */
+function list(v: string): string[] {
+  return v
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
 }

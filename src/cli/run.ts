@@ -23,6 +23,7 @@ import { resolvePlugins } from './skills.js';
 import { TerminalSession } from './session.js';
 import { noteLines } from './screen/wrap.js';
 import { wrapWidth } from './term.js';
+import { credentialGate } from './setup.js';
 
 function looksLikeWorkflow(v: unknown): v is Workflow {
   return typeof v === 'object' && v !== null && typeof (v as Workflow).run === 'function' && Array.isArray((v as Workflow).steps);
@@ -94,6 +95,8 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
   const tty = io.stdin?.isTTY === true;
   // the channel a factory export receives; a workflow that brings its own (Workflow options) keeps it
   const given = new HumanChannel({ timeoutS: o.timeout ?? (tty ? 1800 : 0), lang, logPath: layout.qa, amendPath: layout.brief });
+  // no credentials: offered setup on a terminal, else one line and exit 1 — before the workflow file is loaded
+  await credentialGate(io, { json: g.json });
   const flower = (await import('../index.js')) as Record<string, unknown>;
   const wf = await loadWorkflow(target, cwd, {
     channel: given,

@@ -82,7 +82,7 @@ const en = {
   runTrim: 'on resume, archive old large tool results to spill files (the default)',
   runTimeout: 'how long a question waits for your answer (≤ 0 = fully automatic; default 1800 on a terminal, 0 otherwise)',
   setup:
-    'store your API key or gateway token (and optional gateway URL and model) in ~/.config/flower/.env, private (0600), then check it against the endpoint (FLOWER_NO_PROBE=1 skips the check)',
+    'store your API key or gateway token (and optional gateway URL and model) in ~/.config/flower/.env, private (0600), checked against the endpoint first: a refused key or an unknown model is not stored (a 429 passes; FLOWER_NO_PROBE=1 skips the check); a picked model brings its FLOWER_WINDOW',
   setupYes: 'replace existing credentials without asking',
   status:
     'what this project remembers (found upward from the current folder, like git): brief, goal, wake count, step sessions and their context, spend — read-only, no model call',
@@ -194,7 +194,8 @@ const zh: UsageTexts = {
   runNoWorkbench: '关闭工作台',
   runTrim: '续接时把旧的大段工具输出归档到 spill 文件(默认)',
   runTimeout: '提问等你回答多久(秒;≤ 0 = 全自动;终端上默认 1800,否则 0)',
-  setup: '把 API key 或网关 token(以及可选的网关地址和模型)存到 ~/.config/flower/.env(0600,仅自己可读),再到接口上试一下(FLOWER_NO_PROBE=1 跳过)',
+  setup:
+    '把 API key 或网关 token(以及可选的网关地址和模型)存到 ~/.config/flower/.env(0600,仅自己可读),先到接口上试一下:被拒的 key 或不存在的模型不存(429 算通过;FLOWER_NO_PROBE=1 跳过);选了模型会一并写上它的 FLOWER_WINDOW',
   setupYes: '已有凭据时不问,直接替换',
   status: '这个项目记得什么(像 git 一样从当前目录往上找):需求、目标、唤醒次数、各步骤的会话和上下文、花费——只读,不调模型',
   log: '清单,每次步骤运行一行(最新的在最后)',

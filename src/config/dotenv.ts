@@ -92,6 +92,7 @@ export const FILE_KEYS: ReadonlySet<string> = new Set([
   'FLOWER_NOTIFY',
   'FLOWER_NOTIFY_CMD',
   'FLOWER_NO_BEQUEST',
+  'FLOWER_NO_UPDATE',
 ]);
 
 export function resolveEnv(env: EnvMap = process.env, cwd = process.cwd()): ResolvedEnv {

@@ -13,8 +13,22 @@ export interface SetupAnswers {
   token: string;
   /** blank = the official API */
   baseUrl?: string;
-  /** blank = the default model; else written to ANTHROPIC_MODEL and the OPUS / SONNET defaults */
+  /** blank = the default model; else written to ANTHROPIC_MODEL and the OPUS / SONNET defaults, with its FLOWER_WINDOW */
   model?: string;
+}
+
+/**
+ * The context window of a model a person picked, when the name tells it: a `1m` token (`[1m]`, the
+ * client-side marker that turns on the 1M window) → 1M; any other Claude name (opus / sonnet / haiku /
+ * claude) → 200k, the window the API serves without that marker. Any other name (a gateway's own
+ * model) → undefined: nothing is written, and the runtime's guess and calibration decide (runtime/window.ts). Pure.
+ */
+export function windowForModel(model: string): number | undefined {
+  const m = model.trim().toLowerCase();
+  if (!m) return undefined;
+  if (/(?<![a-z0-9])1m(?![a-z0-9])/.test(m)) return 1_000_000;
+  if (/claude|opus|sonnet|haiku/.test(m)) return 200_000;
+  return undefined;
 }
 
 const MANAGED = [
@@ -25,23 +39,27 @@ const MANAGED = [
   'ANTHROPIC_DEFAULT_OPUS_MODEL',
   'ANTHROPIC_DEFAULT_SONNET_MODEL',
 ];
+/** Managed only when a model is picked: a blank model keeps the person's own FLOWER_WINDOW. */
+const MODEL_MANAGED = ['FLOWER_WINDOW'];
 
 /** The new file's values: pure, so the rules are tested as a table. */
 export function credentialValues(a: SetupAnswers, existing: Record<string, string> = {}): Record<string, string> {
   const token = a.token.trim();
   if (!token) throw new Error('a token is required');
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(existing)) if (!MANAGED.includes(k)) out[k] = v;
+  const model = (a.model ?? '').trim();
+  for (const [k, v] of Object.entries(existing)) if (!MANAGED.includes(k) && !(model && MODEL_MANAGED.includes(k))) out[k] = v;
   out[token.startsWith('sk-ant-') ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN'] = token;
   const problem = baseUrlProblem(a.baseUrl ?? '');
   if (problem) throw new Error(`ANTHROPIC_BASE_URL: ${problem}`);
   const base = (a.baseUrl ?? '').trim().replace(/\/+$/, '').replace(/\/v1$/, '');
   if (base) out.ANTHROPIC_BASE_URL = base;
-  const model = (a.model ?? '').trim();
   if (model) {
     out.ANTHROPIC_MODEL = model;
     out.ANTHROPIC_DEFAULT_OPUS_MODEL = model;
     out.ANTHROPIC_DEFAULT_SONNET_MODEL = model;
+    const window = windowForModel(model);
+    if (window !== undefined) out.FLOWER_WINDOW = String(window);
   }
   return out;
 }
@@ -107,6 +125,6 @@ export function writeCredentials(a: SetupAnswers, env: EnvMap = process.env): { 
   writeFileAtomic(file, body, 0o600);
   fs.chmodSync(file, 0o600);
   const secretKey = values.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN';
-  const summary = `${secretKey} ${maskSecret(values[secretKey])}${values.ANTHROPIC_BASE_URL ? ` · ANTHROPIC_BASE_URL ${values.ANTHROPIC_BASE_URL}` : ''}${values.ANTHROPIC_MODEL ? ` · model ${values.ANTHROPIC_MODEL}` : ''}`;
+  const summary = `${secretKey} ${maskSecret(values[secretKey])}${values.ANTHROPIC_BASE_URL ? ` · ANTHROPIC_BASE_URL ${values.ANTHROPIC_BASE_URL}` : ''}${values.ANTHROPIC_MODEL ? ` · model ${values.ANTHROPIC_MODEL}` : ''}${values.FLOWER_WINDOW ? ` · FLOWER_WINDOW ${values.FLOWER_WINDOW}` : ''}`;
   return { path: file, summary };
 }

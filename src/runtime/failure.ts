@@ -183,17 +183,29 @@ export function fromInterrupt(cause: 'watchdog' | 'human' | 'handoff' | 'loop' |
   return failure('timeout', message);
 }
 
-/** The line that says what to fix, per kind (the readable `error` of a step that stopped on it). */
-export function fatalLine(f: StepFailure): string {
+/**
+ * The endpoint does not serve the model: a `config` failure with a 404, or the binary's own words for
+ * model_not_found ("There's an issue with the selected model …"). Decided on the kind and status first.
+ */
+export function isModelNotFound(f: Pick<StepFailure, 'kind' | 'status' | 'message'>): boolean {
+  if (f.kind !== 'config') return false;
+  return f.status === 404 || /issue with the selected model|model[^.]{0,60}not (?:found|exist)|not_found_error[^.]{0,20}model/i.test(f.message);
+}
+
+/**
+ * The line that says what to fix, per kind (the readable `error` of a step that stopped on it).
+ * `model`: the model the step asked for, named when the endpoint does not serve it.
+ */
+export function fatalLine(f: StepFailure, model?: string): string {
   const m = f.message.trim();
   switch (f.kind) {
     case 'auth':
       return `authentication failed: ${m} — check ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN and ANTHROPIC_BASE_URL`;
     case 'config':
       if (/no conversation found/i.test(m)) return `${m} — \`flower log\` lists the sessions this run dir holds`;
-      return f.status === 404 || /not.?found/i.test(m)
-        ? `${m} — check ANTHROPIC_BASE_URL (the gateway root, without /v1) and the model name (ANTHROPIC_MODEL)`
-        : m;
+      if (isModelNotFound(f))
+        return `${m} — the endpoint does not serve the model${model ? ` '${model}'` : ''}: run \`flower setup\` to pick one it serves (or check ANTHROPIC_MODEL, and ANTHROPIC_BASE_URL: the gateway root, without /v1)`;
+      return /not.?found/i.test(m) ? `${m} — check ANTHROPIC_BASE_URL (the gateway root, without /v1) and the model name (ANTHROPIC_MODEL)` : m;
     case 'budget':
       // the run's own cap (limits.ts) already says what was spent and how to go on
       if (m.startsWith("the run's budget")) return m;

@@ -3,7 +3,18 @@ export { removeConfigDir } from './options.js';
 export type { AgentSpecOptions, CompactPolicy, Hooks, McpServerSource } from './spec.js';
 export { Runtime } from './runtime.js';
 export { INTERRUPT_NOTE, fatalMessage, retryable, waitOnline } from './recover.js';
-export { FAILURE_KINDS, failure, isFailureKind, fromApiError, fromText, fromInterrupt, fromResultSubtype, fromThrown, fatalLine } from './failure.js';
+export {
+  FAILURE_KINDS,
+  failure,
+  isFailureKind,
+  isModelNotFound,
+  fromApiError,
+  fromText,
+  fromInterrupt,
+  fromResultSubtype,
+  fromThrown,
+  fatalLine,
+} from './failure.js';
 export type { FailureKind, StepFailure, ApiErrorSignal } from './failure.js';
 export type { RuntimeOptions, RunOptions, FlowerStore } from './runtime.js';
 export { Manifest, newRunId, durationS, toRow } from './manifest.js';
@@ -20,6 +31,8 @@ export {
   positiveInt,
   formatTokens,
   modelMismatch,
+  normalModel,
+  wantedModel,
   calibrationFile,
   calibrationKey,
   readCalibration,

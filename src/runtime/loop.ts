@@ -24,6 +24,8 @@ export interface LoopHost {
   attempt(a: AttemptInput, announce: (sid: string) => Promise<void>, shouldBreak?: (context: number) => InterruptCause | null): Promise<AttemptOutcome>;
   /** warn once when the endpoint served another model than the one named */
   checkModel(spec: AgentSpec, o: AttemptOutcome, emit: Emit): void;
+  /** the model the step asks for, as named in the configuration ('' when none is) */
+  modelOf(spec: AgentSpec): string;
   /** the person's interrupt waiting at this boundary, and using it up */
   interruptRequest(): { remark: string } | null;
   takeInterrupt(): void;
@@ -86,6 +88,7 @@ export async function runAttempts(h: LoopHost, c: StepRun): Promise<void> {
       route: gens.route(outcome),
       policy: h.policy,
       lang: h.lang,
+      model: h.modelOf(spec),
     });
     switch (next.kind) {
       case 'done':

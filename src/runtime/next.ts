@@ -49,6 +49,8 @@ export interface Facts {
   /** flower's retry policy (NO_RETRY when off) */
   policy: Readonly<ResilienceOptions>;
   lang: Lang;
+  /** the model the step asked for ('' when none is configured): named when the endpoint does not serve it */
+  model?: string;
 }
 
 export type Next =
@@ -84,7 +86,7 @@ export function afterAttempt(o: AttemptOutcome, s: LoopState, f: Facts): Next {
   }
   if (f.route) return { kind: 'hand-off', route: f.route };
   const failed = s.failed + 1;
-  const verdict = retryable(o, failed, f.policy);
+  const verdict = retryable(o, failed, f.policy, f.model);
   if (!verdict.retry) return { kind: 'stop', why: verdict.why ?? null };
   return { kind: 'wait-retry', failure: verdict.failure, state: { ...s, failed } };
 }

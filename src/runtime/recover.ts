@@ -28,9 +28,9 @@ export interface RetryVerdict {
  * Is another attempt worth it? Decided on the typed failure alone (kind + retryable, set where the
  * failure happened), never on its text: fatal kinds stop at once with a line saying what to fix.
  */
-export function retryable(o: AttemptOutcome, failed: number, policy: Readonly<ResilienceOptions>): RetryVerdict {
+export function retryable(o: AttemptOutcome, failed: number, policy: Readonly<ResilienceOptions>, model?: string): RetryVerdict {
   const f = o.failure ?? fromText(o.error ?? o.errors.at(-1) ?? '');
-  if (!f.retryable) return { retry: false, failure: f, why: fatalLine(f) };
+  if (!f.retryable) return { retry: false, failure: f, why: fatalLine(f, model) };
   // a one-attempt policy (NO_RETRY) retries nothing, so there is nothing to give up on
   if (policy.maxAttempts <= 1) return { retry: false, failure: f };
   if (failed >= policy.maxAttempts) return { retry: false, failure: f, why: `${o.error ?? 'failed'} | gave up after ${failed} attempts` };

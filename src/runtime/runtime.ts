@@ -23,7 +23,7 @@ import { costedSink, event } from './events.js';
 import { assembleAttempt, type AttemptBase, type AttemptInput } from './assemble.js';
 import { beginRun, forgetLocalTranscripts } from './options.js';
 import { emptyOutcome, runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
-import { modelMismatch, type HandoffPolicy } from './window.js';
+import { modelMismatch, wantedModel, type HandoffPolicy } from './window.js';
 import { Generations, type Emit } from './handoff.js';
 import { failure, fromThrown, type StepFailure } from './failure.js';
 import { runAttempts, type LoopHost } from './loop.js';
@@ -242,7 +242,7 @@ export class Runtime {
   /** #23: a gateway served another model than the one named; the window guessed from the name is suspect. */
   private checkModel(spec: AgentSpec, o: AttemptOutcome, emit: Emit): void {
     if (this.mismatchWarned || !o.servedModel) return;
-    const want = spec.model ?? this.ctx.resolved.env.ANTHROPIC_MODEL;
+    const want = wantedModel(spec.model, this.ctx.resolved.env);
     if (!modelMismatch(want, o.servedModel)) return;
     this.mismatchWarned = true;
     emit(
@@ -297,6 +297,7 @@ export class Runtime {
     return {
       attempt: (a, announce, shouldBreak) => this.attempt(a, announce, shouldBreak),
       checkModel: (spec, o, emit) => this.checkModel(spec, o, emit),
+      modelOf: (spec) => wantedModel(spec.model, this.ctx.resolved.env),
       interruptRequest: () => this.interrupts.for(step),
       takeInterrupt: () => this.interrupts.take(),
       hasSession: (sid) => this.hasSession(sid),

@@ -199,22 +199,35 @@ export function formatTokens(n: number, opts: { decimals?: boolean } = {}): stri
 }
 
 /**
+ * The model a step asks for, as the binary will name it: the spec's model, else the configured one
+ * (ANTHROPIC_MODEL, else ANTHROPIC_DEFAULT_OPUS_MODEL); a family alias (`opus` / `sonnet` / `haiku`) is
+ * the model its ANTHROPIC_DEFAULT_*_MODEL maps it to, when one is set. '' when nothing is configured.
+ */
+export function wantedModel(specModel: string | undefined, env: EnvMap): string {
+  const m = (specModel ?? '').trim() || configuredModel(env);
+  const alias = /^(opus|sonnet|haiku)$/i.exec(m)?.[1]?.toUpperCase();
+  return alias ? (env[`ANTHROPIC_DEFAULT_${alias}_MODEL`] ?? '').trim() || m : m;
+}
+
+/** A model name as compared: lower case, without the client-side `[1m]` marker and without a dated snapshot suffix. Pure. */
+export function normalModel(name: string | null | undefined): string {
+  return (name ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s*\[[^\]]*\]$/, '')
+    .replace(/-\d{8}$/, '');
+}
+
+/**
  * The configured model and the one served differ: the window guessed from the name is probably wrong
- * (#23). Case is ignored, and so are the ways one model legitimately reports another name: the
- * client-side `[1m]` marker, a dated snapshot of the configured name (`claude-x-4-5` served as
- * `claude-x-4-5-20250929`), and the family aliases `opus` / `sonnet` / `haiku`.
+ * (#23). Both sides are normalised (normalModel): case, the client-side `[1m]` marker and a dated snapshot
+ * (`claude-x-4-5` served as `claude-x-4-5-20250929`, or the other way) never count; a bare family alias
+ * (`opus` / `sonnet` / `haiku`, none mapped) matches any model of that family.
  */
 export function modelMismatch(want: string | undefined, served: string | null | undefined): boolean {
-  const w = (want ?? '')
-    .trim()
-    .toLowerCase()
-    .replace(/\[[^\]]*\]$/, '');
-  const s = (served ?? '')
-    .trim()
-    .toLowerCase()
-    .replace(/\[[^\]]*\]$/, '');
+  const w = normalModel(want);
+  const s = normalModel(served);
   if (!w || !s || s === '<synthetic>' || w === s) return false;
-  if (s.startsWith(`${w}-`) && /^\d{8}$/.test(s.slice(w.length + 1))) return false;
   if (/^(?:opus|sonnet|haiku)$/.test(w) && s.includes(w)) return false;
   return true;
 }

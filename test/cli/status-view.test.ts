@@ -66,15 +66,15 @@ test('status and log show the verdict with its pass count; log has the run id co
   );
   const s = await run(['status', '-w', f.ws, '-r', f.runs], f.dir);
   assert.equal(s.code, 0, s.err);
-  assert.match(s.out, /last verdict: achieved 5\/5 \(干活·判定#2, run 20261129-100000-aaaaaa\)/);
+  assert.match(s.out, /last verdict: achieved 5\/5 \(work · judge #2 \(干活·判定#2\), run 20261129-100000-aaaaaa\)/);
   const zh = await run(['status', '-w', f.ws, '-r', f.runs], f.dir, 'zh');
   assert.match(zh.out, /最近判定: 达成 5\/5/);
   const l = await run(['log', '-r', f.runs], f.dir);
   const lines = l.out.trim().split('\n');
   assert.equal(lines.length, 4);
   for (const line of lines) assert.match(line, /^2026-11-29 10:00:00 {2}20261129-100000-aaaaaa {2}[+x] /, 'every row carries its run id');
-  assert.match(lines[1]!, /干活·判定#1 .* verdict not yet 3\/5/);
-  assert.match(lines[3]!, /干活·判定#2 .* verdict achieved 5\/5/);
+  assert.match(lines[1]!, /干活·判定#1\) .* verdict not yet 3\/5/);
+  assert.match(lines[3]!, /干活·判定#2\) .* verdict achieved 5\/5/);
   const j = JSON.parse((await run(['status', '--json', '-w', f.ws, '-r', f.runs], f.dir)).out) as {
     verdict: { outcome: string; passed: number; total: number };
   };

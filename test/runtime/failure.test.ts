@@ -13,6 +13,7 @@ import {
   fromResultSubtype,
   fromText,
   fromThrown,
+  isModelNotFound,
   type FailureKind,
 } from '../../src/runtime/failure.js';
 import { ConfigError, FlowerError, InternalError, StateCorrupt, StoreError } from '../../src/errors.js';
@@ -159,6 +160,19 @@ test('a resume the binary cannot find is fatal at once and points at flower log'
   const v = retryable(outcome({ error: f.message, failure: f }), 1, DEFAULT_RESILIENCE);
   assert.equal(v.retry, false);
   assert.match(fatalLine(f), /flower log/);
+});
+
+test('a model the endpoint does not serve: typed config 404, a line naming the model and `flower setup`', () => {
+  const f = fromApiError({ error: 'model_not_found', status: 404, text: "There's an issue with the selected model (claude-nope)." });
+  assert.deepEqual([f.kind, f.status, f.retryable, isModelNotFound(f)], ['config', 404, false, true]);
+  const v = retryable(outcome({ error: f.message, failure: f }), 1, DEFAULT_RESILIENCE, 'claude-nope');
+  assert.equal(v.retry, false);
+  assert.match(v.why!, /does not serve the model 'claude-nope': run `flower setup`/);
+  // the binary's words alone (no status) still count; another config failure does not
+  assert.equal(isModelNotFound(failure('config', "There's an issue with the selected model (x).")), true);
+  assert.equal(isModelNotFound(failure('config', 'ANTHROPIC_BASE_URL: not a URL')), false);
+  assert.equal(isModelNotFound(failure('auth', 'model not found', { status: 404 })), false);
+  assert.doesNotMatch(fatalLine(failure('config', 'ANTHROPIC_BASE_URL: not a URL')), /flower setup/);
 });
 
 const PG = { host: '127.0.0.1', port: 5432, database: 'flower', user: 'flower' };

@@ -15,6 +15,7 @@ import {
   guessWindow,
   handoffPolicy,
   modelMismatch,
+  wantedModel,
   readCalibration,
   rememberOverflow,
   resolveWindow,
@@ -175,8 +176,28 @@ test('a model mismatch ignores case, the [1m] marker, dated snapshots and family
     [undefined, 'anything', false],
     ['claude-x', null, false],
     ['claude-x', '<synthetic>', false],
+    // both sides normalised: the marker and a snapshot date on either side never count, and never hide another model
+    ['claude-sonnet-4-5[1m]', 'claude-opus-4-1', true],
+    ['claude-sonnet-4-5[1M]', 'claude-sonnet-4-5-20250929', false],
+    ['claude-sonnet-4-5-20250929', 'claude-sonnet-4-5', false],
+    ['claude-sonnet-4-5[1m]', 'claude-sonnet-4-5[1m]', false],
+    ['claude-sonnet-4-5 [1m]', 'glm-4.6', true],
   ];
   for (const [want, served, is] of cases) assert.equal(modelMismatch(want, served), is, `${want} / ${served}`);
+});
+
+test('the model a step wants: the spec, else ANTHROPIC_MODEL, else the OPUS default; an alias is what it maps to', () => {
+  const cases: Array<[string | undefined, Record<string, string>, string]> = [
+    [undefined, { ANTHROPIC_DEFAULT_OPUS_MODEL: 'claude-opus-test' }, 'claude-opus-test'],
+    [undefined, { ANTHROPIC_MODEL: 'glm-4.6', ANTHROPIC_DEFAULT_OPUS_MODEL: 'claude-opus-test' }, 'glm-4.6'],
+    ['claude-haiku-4-5', { ANTHROPIC_MODEL: 'glm-4.6' }, 'claude-haiku-4-5'],
+    ['opus', { ANTHROPIC_DEFAULT_OPUS_MODEL: 'kimi-k2' }, 'kimi-k2'],
+    ['haiku', { ANTHROPIC_DEFAULT_OPUS_MODEL: 'kimi-k2' }, 'haiku'],
+    [undefined, {}, ''],
+  ];
+  for (const [spec, env, want] of cases) assert.equal(wantedModel(spec, env), want, `${spec} ${JSON.stringify(env)}`);
+  // an alias mapped to a gateway model no longer matches any model of the family
+  assert.equal(modelMismatch(wantedModel('opus', { ANTHROPIC_DEFAULT_OPUS_MODEL: 'kimi-k2' }), 'claude-opus-4-1'), true);
 });
 
 test('a damaged calibration file is kept aside before a new one is written', () => {
