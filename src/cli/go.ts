@@ -79,6 +79,8 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
     ...security(g),
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
+  // what the person typed for this run (a bare wake of a cut-short run: the request it was started with)
+  rt.request = ask.trim() || (st.waking ? undefined : (st.request ?? undefined));
   const lock = await lockFolder(rt, o, term, io);
   if (g.verbose) io.stderr.write(`. ${rt.describe()}\n`);
   const channel = humanChannel(o, timeoutS, layout, lang);
