@@ -69,17 +69,9 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
   // (before the terminal session takes stdin)
   if (term.tty && !g.json && !hasCredentials(resolveEnv(io.env))) await offerSetup(io, 'missing');
 
-  const rt = new Runtime({
-    layout,
-    env: io.env,
-    handoff: o.handoff,
-    workbench: wb,
-    trim: o.trim,
-    detachChildren: term.tty,
-    plugins: resolvePlugins(g, cwd),
-    ...security(g),
-    ...(o.window !== undefined ? { window: o.window } : {}),
-  });
+  const rt = runtimeOf(o, g, io, { layout, wb, cwd, tty: term.tty });
+  // what the person typed for this run (a bare wake of a cut-short run: the request it was started with)
+  rt.request = ask.trim() || (st.waking ? undefined : (st.request ?? undefined));
   const lock = await lockFolder(rt, o, term, io);
   if (g.verbose) io.stderr.write(noteLines(rt.describeLines(), wrapWidth(io.stderr, io.env)));
   const channel = humanChannel(o, timeoutS, layout, lang);
@@ -126,6 +118,21 @@ export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: Cl
 }
 
 // ---- the steps of go ----
+
+/** The Runtime of this run: the layout and workbench built above, the person's flags. */
+function runtimeOf(o: GoOptions, g: GlobalOptions, io: CliIO, at: { layout: RunLayout; wb: Workbench; cwd: string; tty: boolean }): Runtime {
+  return new Runtime({
+    layout: at.layout,
+    env: io.env,
+    handoff: o.handoff,
+    workbench: at.wb,
+    trim: o.trim,
+    detachChildren: at.tty,
+    plugins: resolvePlugins(g, at.cwd),
+    ...security(g),
+    ...(o.window !== undefined ? { window: o.window } : {}),
+  });
+}
 
 /**
  * What is asked: the words, else stdin when piped, else a prompt on a terminal (where `/new` starts

@@ -50,6 +50,7 @@ export async function once(prompt: string, o: OnceOptions, g: GlobalOptions, io:
     handoff: o.handoff !== false,
     ...(o.window !== undefined ? { window: o.window } : {}),
   });
+  rt.request = prompt.trim() || undefined;
   // the plugins named on this command line are this one agent's
   const named = rt.skills.discovery.plugins.map((p) => p.name);
   if (named.length) spec = spec.with({ plugins: named });

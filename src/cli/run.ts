@@ -120,6 +120,8 @@ export async function run(target: string, o: RunOptions, g: GlobalOptions, io: C
     // the workflow file is code the next `flower run` executes outside every sandbox: no tool writes it
     protect: [path.resolve(cwd, splitTarget(target).file)],
   });
+  // the words after the workflow (`--ask`), when given: what `flower ui` shows as the run's request
+  rt.request = (o.ask ?? []).join(' ').trim() || undefined;
   // one run per folder (a workflow has lineage and wake numbers to keep right)
   let lock;
   try {

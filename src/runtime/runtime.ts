@@ -49,6 +49,8 @@ export class Runtime {
   private readonly interrupts = new Interrupts();
   private closed = false;
   private total = 0;
+  /** the person's request as typed for this run: recorded on every row this Runtime writes (`flower ui` shows it) */
+  request: string | undefined;
 
   constructor(o: RuntimeOptions = {}) {
     this.ctx = prepareRuntime(o);
@@ -181,6 +183,7 @@ export class Runtime {
       );
     }
     const result = newResult(step, this.sandboxed);
+    if (this.request) result.request = this.request;
     // the index is held before the write is awaited: a signal during the write still rescues this row
     this.inflight = { result, index: this.manifest.nextIndex() };
     this.rowOf.set(result, this.inflight.index);

@@ -7,7 +7,7 @@
  *   clarify session reached the store is still continued by a bare `flower`).
  *   The seed's three fields keep their meaning in every version.
  * - manifest.json: an array of rows (no file-level version; a row may carry fields a newer flower adds,
- *   they are kept). The optional row fields (`failure`, `verdict`, `sandboxed`, `skills`) are declared here, in `StepResult`
+ *   they are kept). The optional row fields (`failure`, `verdict`, `sandboxed`, `skills`, `request`) are declared here, in `StepResult`
  *   and `manifestRowSchema`, so other parts only fill them.
  */
 import { z } from 'zod';
@@ -109,6 +109,8 @@ export interface StepResult {
   verdict?: VerdictRecord;
   sandboxed?: boolean;
   skills?: Array<{ name: string; hash: string }>;
+  /** the person's request as typed for this run (every row of the run carries it; absent on rows before it was recorded) */
+  request?: string;
 }
 
 export interface ManifestRow extends StepResult {
@@ -142,6 +144,7 @@ export const manifestRowSchema = z
     verdict: z.object({ outcome: z.enum(['achieved', 'not_yet', 'unreachable']), passed: z.number(), total: z.number() }).optional(),
     sandboxed: z.boolean().optional(),
     skills: z.array(z.object({ name: z.string(), hash: z.string() })).optional(),
+    request: z.string().optional(),
   })
   .loose();
 

@@ -3,6 +3,59 @@
  * step and no asset folder next to it. Served only with the token, like everything else.
  */
 
+/*
+ * ---- the landing page's overview and run cards (src/ui/overview.ts, src/ui/landing.ts) ----
+ * Kept as its own block so the other pages' rules stay as they are.
+ */
+const LANDING_CSS = `
+.table-scroll { max-width: 100%; overflow-x: auto; }
+table.overview { border-collapse: collapse; width: 100%; background: #fff; border: 1px solid var(--line); border-radius: 6px; margin: 8px 0 4px; }
+table.overview th, table.overview td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: middle; }
+table.overview th { color: var(--muted); font-weight: normal; font-size: 12px; }
+table.overview td.request { max-width: 28em; overflow-wrap: anywhere; }
+table.overview td.request a { color: inherit; text-decoration: none; }
+table.overview td.started, table.overview td.dur, table.overview td.cost { white-space: nowrap; color: var(--muted); font-size: 13px; }
+table.overview td.spark svg.curve { display: block; background: none; }
+.state-badge { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 12px; white-space: nowrap; border: 1px solid transparent; }
+.state-badge.state-running { color: #1565c0; background: #e3f2fd; }
+.state-badge.state-running::before { content: ""; display: inline-block; width: 7px; height: 7px; border-radius: 50%; background: #1565c0; margin-right: 5px; vertical-align: 1px; animation: flower-pulse 1.6s ease-in-out infinite; }
+.state-badge.state-waiting { color: #6d4c00; background: #ffecb3; border-color: #ffb300; font-weight: 700; }
+.state-badge.state-failed { color: var(--bad); background: #fdecea; }
+.state-badge.state-achieved, .state-badge.state-done { color: var(--ok); background: #e8f5e9; }
+.state-badge.state-stopped { color: var(--muted); background: #eee; }
+@keyframes flower-pulse { 0%, 100% { opacity: .25; } 50% { opacity: 1; } }
+@media (prefers-reduced-motion: reduce) { .state-badge.state-running::before { animation: none; } }
+section.run.state-waiting { border-left: 4px solid #ffb300; }
+section.run.state-running { border-left: 4px solid #90caf9; }
+section.run.state-achieved { border-left: 4px solid var(--ok); }
+details.run-card > summary { list-style-position: outside; margin-left: 14px; }
+details.run-card > summary h2.request { font-size: 15px; margin: 2px 0; overflow-wrap: anywhere; white-space: pre-wrap; }
+.no-request { color: var(--muted); }
+.run-head { margin: 2px 0; display: flex; flex-wrap: wrap; gap: 6px; align-items: baseline; }
+.run-head .run-id { font-size: 12px; color: var(--muted); }
+.run-meta { margin: 2px 0; }
+.waiting-for-you { background: #fff8e1; border: 1px solid #ffe082; border-radius: 6px; padding: 6px 10px; margin: 6px 0; }
+.waiting-for-you .waiting-question { font-size: 15px; white-space: pre-wrap; margin: 4px 0; }
+ol.waiting-options { margin: 2px 0; }
+.run-failure { color: var(--bad); margin: 6px 0; overflow-wrap: anywhere; }
+tr.step.running .status { color: #1565c0; }
+tr.step.waiting .status { color: #6d4c00; font-weight: 700; }
+tr.step.stopped .status { color: var(--muted); }
+.md h5 { font-size: 13px; margin: 6px 0 2px; }
+.md p, .md ul, .md ol { margin: 2px 0 6px; }
+details.brief h4, details.goal h4 { margin: 8px 0 2px; font-size: 13px; }
+header { flex-wrap: wrap; }
+header .heading, .summary code { overflow-wrap: anywhere; }
+@media (max-width: 640px) {
+  main, #ask-slot { padding-left: 8px; padding-right: 8px; }
+  form.inbox { display: block; }
+  form.inbox input[type=text] { min-width: 0; width: 100%; margin-bottom: 4px; }
+  table.overview td.started, table.overview th:nth-child(7), table.overview td.spark, table.overview th:nth-child(8), table.overview td.wake, table.overview th:nth-child(2) { display: none; }
+  table.overview td.request { min-width: 9em; }
+  section.run { padding: 6px 8px; }
+}
+`;
+
 export const CSS = `
 :root { --fg:#1d1d1f; --muted:#666; --ok:#2e7d32; --bad:#b00020; --line:#e3e3e3; --bg:#fafafa; }
 * { box-sizing: border-box; }
@@ -110,7 +163,7 @@ ol.hits mark { background: #fff59d; }
 @media (max-width: 600px) { table.timeline td.what { max-width: 10em; } table.timeline td.lane { display: none; } }
 /* ---- end session trace ---- */
 @media print { header .live, nav.pager { display: none; } pre { max-height: none; } }
-`;
+${LANDING_CSS}`;
 
 /**
  * Live updates by polling: the server's fingerprint (stat of the run dir's files) is cheap; when it
@@ -199,6 +252,14 @@ export const JS = `(() => {
     } catch (e) {
       if (out) { out.textContent = 'could not reach flower ui'; out.className = 'inbox-result bad'; }
     }
+  });
+
+  // ---- the landing page's overview: a run's link opens its card (src/ui/landing.ts) ----
+  document.addEventListener('click', (ev) => {
+    const a = ev.target instanceof Element ? ev.target.closest('table.overview a[href^="#run-"]') : null;
+    const card = a ? document.getElementById(a.getAttribute('href').slice(1)) : null;
+    const d = card ? card.querySelector('details.run-card') : null;
+    if (d) d.open = true;
   });
 })();
 `;

@@ -1,11 +1,13 @@
 /**
  * The context curve: main-thread context per model call as an inline SVG — one <circle> per call (its
- * numbers in attributes and a <title>), the handoff threshold and the window as lines, a dashed
- * vertical line where a session was retired and its successor took over. Server-rendered and
- * scriptless, so it prints, reads in a screen reader (role="img" + aria-label) and needs no canvas.
+ * numbers in attributes and a <title>), a dashed vertical line where a session was retired and its
+ * successor took over. Server-rendered and scriptless, so it prints, reads in a screen reader
+ * (role="img" + aria-label) and needs no canvas.
  *
- * The y axis is a square-root scale with labelled ticks: a 14K context under a 1M window would be a
- * flat line at the bottom on a linear scale, while the lines at 750K and 1M must stay on the chart.
+ * The y axis is linear and scaled to the curve's own peak, so a 14K context is a shape, not a flat
+ * line at the bottom of a 1M window. The handoff threshold and the window are drawn as lines when they
+ * are within reach of the peak (at most `REACH` × the peak); otherwise a note on the chart says where
+ * they are. `size: 'small'` is the overview's sparkline: the same axis, no ticks, circles only while few.
  */
 import type { ModelCall } from './transcript.js';
 import { esc, tokens } from './sanitize.js';
@@ -16,11 +18,15 @@ export interface CurveInput {
   threshold: number;
   /** who the curve is about, e.g. the step name (goes into the aria-label and the title) */
   label: string;
+  /** 'full' (default): axis ticks, a title per call; 'small': a compact sparkline for the overview */
+  size?: 'full' | 'small';
   width?: number;
   height?: number;
 }
 
-const PAD = { left: 46, right: 10, top: 10, bottom: 22 };
+/** A limit line is drawn when it is at most this many times the peak; else it is named in a note. */
+export const REACH = 1.6;
+const PADS = { full: { left: 46, right: 10, top: 10, bottom: 22 }, small: { left: 2, right: 2, top: 4, bottom: 4 } };
 
 /** The accessible name: always English and always containing "context", whatever the UI language. */
 export function curveLabel(i: Pick<CurveInput, 'calls' | 'window' | 'threshold' | 'label'>): string {
@@ -36,41 +42,80 @@ export function curveLabel(i: Pick<CurveInput, 'calls' | 'window' | 'threshold' 
   );
 }
 
-function ticks(max: number): number[] {
-  const nice = [1_000, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000, 2_000_000, 5_000_000];
-  const out = nice.filter((t) => t <= max);
-  // keep at most four, spread out (the largest ones matter most)
-  return out.length <= 4 ? out : [out[0]!, out[Math.floor(out.length / 3)]!, out[Math.floor((2 * out.length) / 3)]!, out.at(-1)!];
+/** The axis: its top, and which limit lines are within reach of the peak (drawn) or not (noted). */
+export function curveScale(
+  peak: number,
+  window: number,
+  threshold: number,
+): { top: number; drawn: Array<'window' | 'threshold'>; noted: Array<'window' | 'threshold'> } {
+  const limits = { window, threshold };
+  const reach = Math.max(peak, 0) * REACH;
+  const kinds = ['threshold', 'window'] as const;
+  const drawn = peak > 0 ? kinds.filter((k) => limits[k] > 0 && limits[k] <= reach) : [];
+  const noted = kinds.filter((k) => !drawn.includes(k));
+  const top = Math.max(peak, ...drawn.map((k) => limits[k]), 1) * 1.08;
+  return { top, drawn, noted };
 }
 
-export function curveSvg(i: CurveInput): string {
-  const w = i.width ?? 560;
-  const h = i.height ?? 160;
+/** Four to seven round ticks under `top`: 1, 2 or 5 × a power of ten apart, whichever is nearest a quarter of it. */
+export function linearTicks(top: number): number[] {
+  if (!(top > 0)) return [];
+  const raw = top / 4;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * p).reduce((a, b) => (Math.abs(b - raw) < Math.abs(a - raw) ? b : a));
+  const out: number[] = [];
+  for (let t = step; t < top; t += step) out.push(t);
+  return out;
+}
+
+/** At most `n` points: the largest call of each of `n` equal runs of calls (a sparkline of 30k calls stays small). */
+export function thin(calls: readonly ModelCall[], n: number): readonly ModelCall[] {
+  if (calls.length <= n) return calls;
+  const out: ModelCall[] = [];
+  for (let b = 0; b < n; b++) {
+    const part = calls.slice(Math.floor((b * calls.length) / n), Math.floor(((b + 1) * calls.length) / n));
+    out.push(part.reduce((a, c) => (c.context > a.context ? c : a)));
+  }
+  return out;
+}
+
+export function curveSvg(input: CurveInput): string {
+  const small = input.size === 'small';
+  // the label counts every call; a small curve draws at most 120 points
+  const i = small ? { ...input, calls: thin(input.calls, 120) } : input;
+  const PAD = PADS[small ? 'small' : 'full'];
+  const w = i.width ?? (small ? 220 : 560);
+  const h = i.height ?? (small ? 44 : 160);
   const iw = w - PAD.left - PAD.right;
   const ih = h - PAD.top - PAD.bottom;
   const peak = i.calls.reduce((a, c) => Math.max(a, c.context), 0);
-  const top = Math.max(i.window, peak, 1) * 1.04;
-  const y = (v: number) => +(PAD.top + ih - Math.sqrt(Math.max(0, v) / top) * ih).toFixed(1);
+  const { top, drawn, noted } = curveScale(peak, i.window, i.threshold);
+  const y = (v: number) => +(PAD.top + ih - (Math.min(Math.max(0, v), top) / top) * ih).toFixed(1);
   const n = i.calls.length;
   const x = (k: number) => +(PAD.left + (n <= 1 ? iw / 2 : (k / (n - 1)) * iw)).toFixed(1);
   const parts: string[] = [];
-  const label = curveLabel(i);
-  parts.push(`<svg class="curve" role="img" aria-label="${esc(label)}" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" xmlns="http://www.w3.org/2000/svg">`);
+  const label = curveLabel(input);
+  parts.push(
+    `<svg class="curve${small ? ' small' : ''}" role="img" aria-label="${esc(label)}" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" xmlns="http://www.w3.org/2000/svg">`,
+  );
   parts.push(`<title>${esc(label)}</title>`);
   parts.push(`<rect class="plot" x="${PAD.left}" y="${PAD.top}" width="${iw}" height="${ih}" fill="none" stroke="#ccc"/>`);
-  for (const t of ticks(top)) {
-    if (Math.abs(t - i.window) / i.window < 0.08 || Math.abs(t - i.threshold) / Math.max(1, i.threshold) < 0.08) continue;
-    parts.push(`<text class="tick" x="${PAD.left - 4}" y="${y(t) + 3}" text-anchor="end" font-size="9" fill="#888">${tokens(t)}</text>`);
-    parts.push(`<line class="grid" x1="${PAD.left}" x2="${PAD.left + iw}" y1="${y(t)}" y2="${y(t)}" stroke="#eee"/>`);
-  }
-  const hline = (cls: string, v: number, color: string, name: string) => {
+  if (!small)
+    for (const t of linearTicks(top)) {
+      parts.push(`<text class="tick" x="${PAD.left - 4}" y="${y(t) + 3}" text-anchor="end" font-size="9" fill="#888">${tokens(t)}</text>`);
+      parts.push(`<line class="grid" x1="${PAD.left}" x2="${PAD.left + iw}" y1="${y(t)}" y2="${y(t)}" stroke="#eee"/>`);
+    }
+  const limit = { window: { v: i.window, color: '#b00020', name: 'window' }, threshold: { v: i.threshold, color: '#c77700', name: 'handoff threshold' } };
+  for (const k of drawn) {
+    const { v, color, name } = limit[k];
     parts.push(
-      `<line class="${cls}" data-tokens="${v}" x1="${PAD.left}" x2="${PAD.left + iw}" y1="${y(v)}" y2="${y(v)}" stroke="${color}" stroke-width="1.5"${cls === 'threshold' ? ' stroke-dasharray="6 3"' : ''}><title>${name} ${tokens(v)}</title></line>`,
+      `<line class="${k}" data-tokens="${v}" x1="${PAD.left}" x2="${PAD.left + iw}" y1="${y(v)}" y2="${y(v)}" stroke="${color}" stroke-width="1.5"${k === 'threshold' ? ' stroke-dasharray="6 3"' : ''}><title>${name} ${tokens(v)}</title></line>`,
     );
-    parts.push(`<text class="${cls}-label" x="${PAD.left - 4}" y="${y(v) + 3}" text-anchor="end" font-size="9" fill="${color}">${tokens(v)}</text>`);
-  };
-  hline('window', i.window, '#b00020', 'window');
-  hline('threshold', i.threshold, '#c77700', 'handoff threshold');
+    if (!small)
+      parts.push(
+        `<text class="${k}-label" x="${PAD.left + iw - 2}" y="${y(v) - 2}" text-anchor="end" font-size="9" fill="${color}">${name} ${tokens(v)}</text>`,
+      );
+  }
   // generation boundaries: where the session id changes
   for (let k = 1; k < n; k++) {
     if (i.calls[k]!.session !== i.calls[k - 1]!.session) {
@@ -84,24 +129,40 @@ export function curveSvg(i: CurveInput): string {
     const pts = i.calls.map((c, k) => `${x(k)},${y(c.context)}`).join(' ');
     parts.push(`<polyline class="line" points="${pts}" fill="none" stroke="#1565c0" stroke-width="1.5"/>`);
   }
-  // one <circle> per call, numbers in attributes; per-call titles and generation ids only while they
-  // stay small (a 100k-entry session has ~30k calls: the page must stay a few MB, not tens)
-  const r = n > 400 ? 1.2 : n > 100 ? 2 : 3;
-  const titled = n <= 500;
-  const gens = new Set(i.calls.map((c) => c.session)).size > 1;
-  parts.push(`<g class="calls" fill="#1565c0">`);
-  i.calls.forEach((c, k) => {
-    const attrs = `cx="${x(k)}" cy="${y(c.context)}" r="${r}" data-context="${c.context}"${gens ? ` data-session="${esc(c.session)}"` : ''}`;
-    parts.push(
-      titled ? `<circle class="call" ${attrs}><title>call ${k + 1}: context ${c.context.toLocaleString('en')} tokens</title></circle>` : `<circle ${attrs}/>`,
-    );
-  });
-  parts.push('</g>');
-  parts.push(`<text class="axis" x="${PAD.left}" y="${h - 6}" font-size="9" fill="#888">model calls → (${n})</text>`);
-  if (n === 0)
+  parts.push(callDots(i.calls, x, y, small));
+  if (!small) {
+    parts.push(`<text class="axis" x="${PAD.left}" y="${h - 6}" font-size="9" fill="#888">model calls → (${n})</text>`);
+    if (noted.length)
+      parts.push(
+        `<text class="beyond" x="${PAD.left + iw}" y="${h - 6}" text-anchor="end" font-size="9" fill="#888">${noted.map((k) => `${limit[k].name} ${tokens(limit[k].v)}`).join(', ')} — above the chart (peak ${tokens(peak)})</text>`,
+      );
+  }
+  if (n === 0 && !small)
     parts.push(
       `<text class="empty" x="${PAD.left + iw / 2}" y="${PAD.top + ih / 2}" text-anchor="middle" font-size="11" fill="#888">no model call recorded</text>`,
     );
   parts.push('</svg>');
   return parts.join('');
+}
+
+/**
+ * One <circle> per call, numbers in attributes; per-call titles and generation ids only while they
+ * stay small (a 100k-entry session has ~30k calls: the page must stay a few MB, not tens). A small
+ * curve draws its circles only while there are few (its line carries the shape).
+ */
+function callDots(calls: readonly ModelCall[], x: (k: number) => number, y: (v: number) => number, small: boolean): string {
+  const n = calls.length;
+  if (small && n > 60) return '';
+  const r = small ? 1.5 : n > 400 ? 1.2 : n > 100 ? 2 : 3;
+  const titled = !small && n <= 500;
+  const gens = new Set(calls.map((c) => c.session)).size > 1;
+  const out = [`<g class="calls" fill="#1565c0">`];
+  calls.forEach((c, k) => {
+    const attrs = `cx="${x(k)}" cy="${y(c.context)}" r="${r}" data-context="${c.context}"${gens ? ` data-session="${esc(c.session)}"` : ''}`;
+    out.push(
+      titled ? `<circle class="call" ${attrs}><title>call ${k + 1}: context ${c.context.toLocaleString('en')} tokens</title></circle>` : `<circle ${attrs}/>`,
+    );
+  });
+  out.push('</g>');
+  return out.join('');
 }

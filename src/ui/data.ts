@@ -39,8 +39,8 @@ export function readLineage(file: string): { lineage: LineageView | null; proble
   try {
     const r = readVersioned(file, LINEAGE_SCHEMAS, { keep: false });
     if (r.state === 'missing') return { lineage: null, problems: [] };
-    const { workspace, woke, steps, workbench } = r.value;
-    return { lineage: { workspace, woke, steps, ...(workbench ? { workbench } : {}) }, problems: [] };
+    const { workspace, woke, steps, workbench, request } = r.value;
+    return { lineage: { workspace, woke, steps, ...(workbench ? { workbench } : {}), ...(request ? { request } : {}) }, problems: [] };
   } catch (e) {
     const message = e instanceof StateCorrupt ? e.message.split(file).join('').trim() : String(e);
     return { lineage: null, problems: [{ file, message: `${message}; sessions per step and the workspace notes are not shown` }] };

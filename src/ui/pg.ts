@@ -299,7 +299,14 @@ export class PgSource implements UiSource {
     try {
       rows = await this.records.readRows();
       const l = await this.records.readLineage(this.o.workspace, { keep: false });
-      if (l) lineage = { workspace: l.workspace, woke: l.woke, steps: l.steps, ...(l.workbench ? { workbench: l.workbench } : {}) };
+      if (l)
+        lineage = {
+          workspace: l.workspace,
+          woke: l.woke,
+          steps: l.steps,
+          ...(l.workbench ? { workbench: l.workbench } : {}),
+          ...(l.request ? { request: l.request } : {}),
+        };
       lock = (await this.records.runLockHolder()) ? 'held' : 'free';
     } catch (e) {
       problems.push(problemOf(this.where, e));

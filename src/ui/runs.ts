@@ -2,13 +2,14 @@
  * The landing page: every run in the manifest (newest first, its id as text), its steps in order with
  * ok/failed, failure kind and reason, cost, turns and duration, the judge's verdict with per-check
  * evidence, each work step's context curve (no click needed), its handoff generations and note, and the
- * workspace's brief, goal checklist and Q&A log.
+ * workspace's brief, goal checklist and Q&A log. The page itself (overview table + cards) is ./landing.ts.
  */
 import { Goal, Handoff, HANDOFF_NAMES, HANDOFF_SECTIONS, Verdict } from '../docs/index.js';
-import { JUDGE_MARK, SEED_STEPS, safeStepName, stepLabel } from '../state/index.js';
+import { JUDGE_MARK, SEED_STEPS, safeStepName, stepLabel, type WaitingSet } from '../state/index.js';
 import { curveSvg } from './curve.js';
 import type { NoteFile, Snapshot, UiRow } from './source.js';
 import { href, type PageContext } from './layout.js';
+import { briefHtml } from './markdown.js';
 import { cut, duration, esc, money, tokens } from './sanitize.js';
 import { callsBetween, type ModelCall, type VerdictCall } from './transcript.js';
 
@@ -20,6 +21,8 @@ export interface RunsInput {
   verdicts: ReadonlyMap<string, VerdictCall | null>;
   window: number;
   threshold: number;
+  /** what the live run waits on (the durable inbox's waiting set), if anything */
+  waiting?: WaitingSet | null;
 }
 
 export interface RunGroup {
@@ -76,7 +79,7 @@ export function runSeconds(g: RunGroup, now = Date.now()): number {
   return Number.isFinite(a) && Number.isFinite(b) ? Math.max(0, (b - a) / 1000) : NaN;
 }
 
-const when = (iso: string) => esc(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
+export const when = (iso: string) => esc(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
 
 /** The verdict of a judge row: the structured field, else the judge's submit_verdict call, else its text. */
 export function verdictOf(
@@ -119,14 +122,24 @@ function generationsHtml(ctx: PageContext, r: UiRow): string {
   return `<p class="generations">handoff generations: ${chain.map((s, i) => `<a href="${esc(href(ctx, `/session/${encodeURIComponent(s)}`))}"><code>${esc(s.slice(0, 8))}</code></a>${i < chain.length - 1 ? ' → ' : ''}`).join('')}</p>`;
 }
 
-function stepRow(ctx: PageContext, r: UiRow, i: RunsInput, handoffs: Readonly<Record<string, NoteFile>>, live: boolean): string {
+/** A step row's status: ok, failed, or — without an end — running, waiting for you (a question waits), stopped. */
+export function stepStatus(r: UiRow, live: boolean, waiting = false): 'ok' | 'failed' | 'running' | 'waiting' | 'stopped' {
+  if (r.ok) return 'ok';
+  if (r.ended_at) return 'failed';
+  return live ? (waiting ? 'waiting' : 'running') : 'stopped';
+}
+
+export function stepRow(ctx: PageContext, r: UiRow, i: RunsInput, handoffs: Readonly<Record<string, NoteFile>>, live: boolean, waiting = false): string {
   const sid = r.session_id;
   const failure = r.failure ? `${r.failure.kind}: ${r.failure.message}` : (r.error ?? '');
   const sess = sid ? `<a class="session" href="${esc(href(ctx, `/session/${encodeURIComponent(sid)}`))}"><code>${esc(sid.slice(0, 8))}</code></a>` : '–';
-  const head = `<tr class="step ${r.ok ? 'ok' : 'failed'}" data-step="${esc(r.step)}">
-<td class="name">${esc(stepLabel(r.step, 'en'))}</td><td class="status">${r.ok ? 'ok' : r.ended_at ? 'failed' : live ? 'running' : 'stopped'}${r.failure ? ` <span class="kind">${esc(r.failure.kind)}</span>` : ''}</td>
-<td class="cost">${money(r.cost_usd)}</td><td class="turns">${r.num_turns}</td><td class="dur">${duration(r.duration_s)}</td>
-<td class="ctx">${tokens(r.context)}</td><td>${sess}</td></tr>`;
+  const status = stepStatus(r, live, waiting && !r.ended_at);
+  // a step still going has no figures yet: dashes, not "$0.00 · 0 turns · 0"
+  const going = !r.ended_at && !r.cost_usd && !r.num_turns;
+  const head = `<tr class="step ${status}" data-step="${esc(r.step)}">
+<td class="name">${esc(stepLabel(r.step, 'en'))}</td><td class="status">${status === 'waiting' ? 'waiting for you' : status}${r.failure ? ` <span class="kind">${esc(r.failure.kind)}</span>` : ''}</td>
+<td class="cost">${going ? '–' : money(r.cost_usd)}</td><td class="turns">${going ? '–' : r.num_turns}</td><td class="dur">${r.ended_at ? duration(r.duration_s) : '–'}</td>
+<td class="ctx">${going && !r.context ? '–' : tokens(r.context)}</td><td>${sess}</td></tr>`;
   const extra: string[] = [];
   if (!r.ok && failure) extra.push(`<p class="failure">${esc(cut(failure.split('\n')[0] ?? '', 600).text)}</p>`);
   if (isJudge(r.step) && sid) extra.push(verdictHtml(r, i.verdicts.get(sid)));
@@ -148,7 +161,7 @@ function stepRow(ctx: PageContext, r: UiRow, i: RunsInput, handoffs: Readonly<Re
   return head + (more ? `<tr class="detail"><td colspan="7">${more}</td></tr>` : '');
 }
 
-function notesHtml(snap: Snapshot): string {
+export function notesHtml(snap: Snapshot): string {
   const n = snap.notes;
   if (!n.brief && !n.goal && !n.qa) return '';
   const out: string[] = ['<section class="notes"><h2>The workspace</h2>'];
@@ -156,7 +169,7 @@ function notesHtml(snap: Snapshot): string {
     out.push(`<p class="ws">workspace <code>${esc(snap.lineage.workspace)}</code> · woken ${snap.lineage.woke} time${snap.lineage.woke === 1 ? '' : 's'}</p>`);
   if (n.brief)
     out.push(
-      `<details class="brief" data-key="brief" open><summary>brief <code>${esc(n.brief.file)}</code></summary><pre>${esc(cut(n.brief.text, 40000).text)}</pre></details>`,
+      `<details class="brief" data-key="brief" open><summary>brief <code>${esc(n.brief.file)}</code></summary>${briefHtml(cut(n.brief.text, 40000).text)}</details>`,
     );
   if (n.goal) {
     const g = Goal.parse(n.goal.text);
@@ -170,27 +183,4 @@ function notesHtml(snap: Snapshot): string {
     );
   out.push('</section>');
   return out.join('');
-}
-
-export function runsBody(ctx: PageContext, i: RunsInput): string {
-  const groups = groupRuns(i.snap.rows).reverse();
-  const total = i.snap.rows.reduce((a, r) => a + (r.cost_usd || 0), 0);
-  const out: string[] = [];
-  out.push(
-    `<p class="summary"><span class="count">${groups.length} run${groups.length === 1 ? '' : 's'}</span> · total ${money(total)} · run dir <code>${esc(i.snap.runDir)}</code> · window ${tokens(i.window)}, handoff at ${tokens(i.threshold)}</p>`,
-  );
-  if (groups.length === 0) out.push('<p class="empty">No runs recorded yet. This page updates by itself when one starts.</p>');
-  for (const g of groups) {
-    // a row without an end is running only in the newest run, and only while the run lock's holder lives
-    const live = !g.ended && g === groups[0] && i.snap.lock !== 'free';
-    const secs = runSeconds(g);
-    out.push(`<section class="run ${g.ok ? 'ok' : 'failed'}" id="run-${esc(g.run)}" data-run="${esc(g.run)}">
-<h2><span class="run-id">${esc(g.run)}</span> <span class="wake">wake #${g.wake}</span></h2>
-<p class="run-meta">started ${when(g.started)} · ${g.ended ? `took ${duration(secs)}` : live ? `running for ${duration(secs)}` : 'stopped before its end'} · cost <span class="run-cost">${money(g.cost)}</span> · ${g.ended ? (g.ok ? 'ok' : 'had failures') : live ? 'in progress' : 'stopped'}</p>
-<table class="steps"><thead><tr><th>step</th><th>status</th><th>cost</th><th>turns</th><th>time</th><th>context</th><th>session</th></tr></thead><tbody>
-${g.rows.map((r) => stepRow(ctx, r, i, i.snap.notes.handoffs, live)).join('\n')}
-</tbody></table></section>`);
-  }
-  out.push(notesHtml(i.snap));
-  return out.join('\n');
 }

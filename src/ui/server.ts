@@ -10,7 +10,8 @@ import { CSS, FAVICON, JS } from './assets.js';
 import type { UiSource } from './source.js';
 import { href, notFound, page, type PageContext } from './layout.js';
 import { esc } from './sanitize.js';
-import { groupRuns, isJudge, isWork, runsBody } from './runs.js';
+import { runsBody } from './landing.js';
+import { groupRuns, isJudge, isWork } from './runs.js';
 import { PAGE_SIZE, sessionBody } from './session.js';
 import { rowsOfSession, SEARCH_MAX, searchForm } from './trace-view.js';
 import { runSearch } from './search.js';
@@ -47,13 +48,23 @@ function tokenOk(given: string, want: string): boolean {
 
 const plain = (status: number, text: string): UiResponse => ({ status, type: 'text/plain; charset=utf-8', body: `${text}\n` });
 
-/** A short stable digest of the source's fingerprint: the page embeds it, the script polls it. */
-function digest(app: UiApp): string {
-  return crypto.createHash('sha1').update(app.source.fingerprint()).digest('hex').slice(0, 16);
+/**
+ * A short stable digest of the source's fingerprint and the question waiting now (a question starting or
+ * ending changes the run's state on the page, not any file the source stats): the page embeds it, the
+ * script polls it.
+ */
+async function digest(app: UiApp): Promise<string> {
+  const w = await app.inbox?.readWaiting().catch(() => null);
+  const asked = (w?.questions ?? []).map((q) => q.id).join(',');
+  return crypto
+    .createHash('sha1')
+    .update(`${app.source.fingerprint()}|${w?.owner ?? ''}:${asked}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 async function landing(app: UiApp, ctx: PageContext): Promise<UiResponse> {
-  const fp = digest(app);
+  const fp = await digest(app);
   const snap = await app.source.snapshot();
   const calls = new Map<string, ModelCall[]>();
   const verdicts = new Map<string, VerdictCall | null>();
@@ -68,9 +79,10 @@ async function landing(app: UiApp, ctx: PageContext): Promise<UiResponse> {
   const problems = [...snap.problems];
   const sp = app.source.storeProblem();
   if (sp) problems.push(sp);
-  const body = runsBody(ctx, { snap, calls, verdicts, window: app.window, threshold: app.threshold });
+  const waiting = (await app.inbox?.readWaiting().catch(() => null)) ?? null;
+  const body = runsBody(ctx, { snap, calls, verdicts, window: app.window, threshold: app.threshold, waiting });
   // the question goes on top, outside the live region: a refresh must not wipe an answer being typed
-  const panel = inboxPanel((await app.inbox?.readWaiting().catch(() => null)) ?? null, app.inbox);
+  const panel = inboxPanel(waiting, app.inbox);
   return {
     status: 200,
     type: HTML,
@@ -82,7 +94,7 @@ async function landing(app: UiApp, ctx: PageContext): Promise<UiResponse> {
 }
 
 async function session(app: UiApp, ctx: PageContext, sid: string, q0: URLSearchParams): Promise<UiResponse> {
-  const fp = digest(app);
+  const fp = await digest(app);
   const s = app.source.sessions;
   const sub = q0.get('sub') ?? undefined;
   const from = Math.max(0, Number.parseInt(q0.get('from') ?? '0', 10) || 0);
@@ -152,7 +164,7 @@ export async function handle(app: UiApp, method: string, rawUrl: string, req: In
         body: JSON.stringify({ waiting: (await app.inbox?.readWaiting())?.questions[0] ?? null }),
       };
     if (p === '/' || p === '/index.html') return await landing(app, ctx);
-    if (p === '/api/fingerprint') return { status: 200, type: 'text/plain; charset=utf-8', body: digest(app) };
+    if (p === '/api/fingerprint') return { status: 200, type: 'text/plain; charset=utf-8', body: await digest(app) };
     if (p === '/api/runs') return await runsJson(app);
     if (p === '/search')
       return {

@@ -21,6 +21,8 @@ export interface LineageView {
   steps: Record<string, string>;
   /** the workbench root when --isolate moved it out of the workspace */
   workbench?: string;
+  /** the request recorded before the first spawn of the task (runs from before rows carried `request` show it) */
+  request?: { text: string; at: string };
 }
 
 export interface NoteFile {

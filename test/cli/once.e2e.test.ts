@@ -67,6 +67,7 @@ test('once runs a tool, prints the answer, and leaves the transcript and one com
   assert.equal(row.attempts, 1);
   assert.ok(row.cost_usd > 0 && row.num_turns === 2 && row.context > 0 && row.ended_at && row.duration_s > 0);
   assert.match(row.run, /^\d{8}-\d{6}-[0-9a-f]{6}$/);
+  assert.equal((row as unknown as { request?: string }).request, 'write hello', 'the request as typed (flower ui shows it)');
   for (const k of [
     'step',
     'session_id',

@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { ROOT, readJson, startCli, until, type Project } from '../helpers/e2e.js';
-import { copyRuns, firstFlow, wakeFlow, type FlowRun } from './fixture.js';
+import { copyRuns, FIRST, firstFlow, WAKE, wakeFlow, type FlowRun } from './fixture.js';
 
 const CHROMIUM = [process.env.FLOWER_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((f): f is string => !!f && fs.existsSync(f));
 if (!CHROMIUM) {
@@ -110,8 +110,24 @@ test("the landing page shows the run, its steps, the verdict, costs and the work
   assert.equal(await curve.count(), 1);
   assert.ok(await curve.isVisible());
   assert.equal(await curve.locator('circle').count(), first.workCalls);
-  assert.equal(await curve.locator('line.window').count(), 1);
-  assert.equal(await curve.locator('line.threshold').count(), 1);
+  // a linear axis scaled to the step's own peak: the 1M window and its threshold are far above a
+  // scripted step's few thousand tokens, so they are named in a note rather than drawn
+  assert.equal(await curve.locator('line.window').count(), 0);
+  assert.match((await curve.locator('text.beyond').textContent()) ?? '', /window .* above the chart \(peak /);
+  const ys = await curve.locator('circle').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('cy'))));
+  // the peak sits near the top of the plot (y 10 … 138), not flat at the bottom of a 1M axis
+  assert.ok(Math.min(...ys) < 10 + 128 * 0.2, `the peak near the top: ${ys.join(',')}`);
+  // the overview above the cards: the request as typed, the verdict n/m, a small curve
+  const row = page.locator(`table.overview tr.run-row[data-run="${id1}"]`);
+  assert.equal(await row.locator('td.request').innerText(), FIRST);
+  assert.match(await row.locator('td.verdict-count').innerText(), /^achieved \d+\/\d+$/);
+  assert.equal(await row.locator('td.state').innerText(), 'achieved');
+  assert.equal(await row.locator('td.spark svg[role="img"]').count(), 1);
+  assert.equal(await run.locator('h2.request').innerText(), FIRST, 'the card opens with its request');
+  assert.ok((await page.locator('main').innerText()).includes(FIRST));
+  // the brief is rendered as sections (headings, lists), like the goal — not raw markdown
+  assert.ok((await page.locator('details.brief h4').count()) >= 4);
+  assert.equal(await page.locator('details.brief pre').count(), 0);
   await shot(page, 'landing');
 
   // a second run while the page is open: it shows up without a reload
@@ -121,6 +137,7 @@ test("the landing page shows the run, its steps, the verdict, costs and the work
   await page.locator(`section.run[data-run="${id2}"] .run-id`).waitFor({ timeout: 30_000 });
   assert.equal(await page.evaluate('window.stayed'), true, 'the same document: no reload');
   assert.equal(await page.locator('section.run').count(), 2);
+  assert.equal(await page.locator(`table.overview tr.run-row[data-run="${id2}"] td.request`).innerText(), WAKE, "the wake's own request");
   // and later changes of a row (the judge finishing) follow as well
   await page.locator(`section.run[data-run="${id2}"] tr.step[data-step="干活·判定#1"] td.status`).filter({ hasText: /^ok$/ }).waitFor({ timeout: 30_000 });
   await shot(page, 'landing-two-runs');
@@ -163,5 +180,38 @@ test('a damaged manifest shows a banner naming the file', { skip: !CHROMIUM }, a
   assert.ok(await banner.isVisible());
   assert.match(await banner.innerText(), /manifest\.json/);
   await shot(page, 'damaged-manifest');
+  await page.close();
+});
+
+test('six runs make a compact page: the overview, one card open (the newest); at 420 px nothing overflows', { skip: !CHROMIUM }, async () => {
+  // the real run dir's rows, as six runs (the same rows under six run ids, an hour apart)
+  const dir = copyRuns(p.runs, 'six');
+  const rows = readJson<Array<{ run: string; started_at: string; ended_at: string | null }>>(path.join(dir, 'manifest.json'));
+  const firstRun = rows[0]!.run;
+  const base = rows.filter((r) => r.run === firstRun);
+  const shift = (iso: string | null, h: number) => (iso ? new Date(Date.parse(iso) + h * 3_600_000).toISOString() : iso);
+  const six = [0, 1, 2, 3, 4, 5].flatMap((h) =>
+    base.map((r) => ({ ...r, run: `${r.run}-${h}`, started_at: shift(r.started_at, h), ended_at: shift(r.ended_at, h) })),
+  );
+  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(six, null, 2));
+  const url = await serve(dir);
+  const page = await browser.newPage();
+  await page.goto(url);
+  assert.equal(await page.locator('table.overview tr.run-row').count(), 6);
+  assert.equal(await page.locator('details.run-card').count(), 6);
+  assert.equal(await page.locator('details.run-card[open]').count(), 1);
+  assert.equal(await page.locator(`section.run[data-run="${firstRun}-5"] details.run-card[open]`).count(), 1, 'the newest is the open one');
+  const tall = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+  assert.ok(tall < 2600, `six runs in ${tall} px`);
+  // a run's link in the overview opens its card
+  await page.locator(`table.overview tr.run-row[data-run="${firstRun}-0"] td.request a`).click();
+  await page.locator(`section.run[data-run="${firstRun}-0"] details.run-card[open]`).waitFor({ timeout: 10_000 });
+  await shot(page, 'landing-six-runs');
+
+  await page.setViewportSize({ width: 420, height: 900 });
+  await page.goto(url);
+  const [sw, iw] = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as [number, number];
+  assert.ok(sw <= iw, `no horizontal overflow at 420 px: scrollWidth ${sw} > innerWidth ${iw}`);
+  await shot(page, 'landing-420px');
   await page.close();
 });

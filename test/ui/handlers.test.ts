@@ -72,10 +72,14 @@ test("the landing page shows the run, its steps, the verdict with evidence, cost
   const svg = curveOf(html, '干活');
   assert.equal((svg.match(/<circle /g) ?? []).length, run.workCalls, 'one point per model call of the work step');
   assert.ok(run.workCalls >= 2);
-  assert.match(svg, /<line class="window" data-tokens="200000"/);
-  assert.match(svg, /<line class="threshold" data-tokens="150000"/);
-  // every link inside the page carries the token
-  for (const m of html.matchAll(/(?:href|src)="([^"]+)"/g)) assert.match(m[1]!, /token=tok-123/, m[1]);
+  // far above the step's own peak: named on the chart, not drawn (a linear axis scaled to the peak)
+  assert.match(svg, /<text class="beyond"[^>]*>handoff threshold 150\.0K, window 200\.0K — above the chart \(peak /);
+  // every link inside the page carries the token (but a jump within the page, which requests nothing)
+  for (const m of html.matchAll(/(?:href|src)="([^"#][^"]*)"/g)) assert.match(m[1]!, /token=tok-123/, m[1]);
+  for (const m of html.matchAll(/href="(#[^"]*)"/g)) assert.match(m[1]!, /^#run-[\w-]+$/, 'a fragment only to a run card');
+  // the overview: the request the person typed, on the table and on the card
+  assert.match(html, new RegExp(`<tr class="run-row state-achieved" data-run="${id}">\\s*<td class="request"><a href="#run-${id}">写个 md 转 html 的脚本</a>`));
+  assert.match(html, /<h2 class="request">写个 md 转 html 的脚本<\/h2>/);
   // the workspace's brief and goal checklist
   assert.match(html, /需求\.md/);
   assert.match(html, /<ul class="checklist"><li>/);
@@ -291,7 +295,7 @@ test("a row without an end is running only in the newest run and only while the 
     path.join(dir, 'manifest.json'),
     JSON.stringify([open('old-run', '2020-01-01T00:00:00.000Z'), ...rs, open('new-run', '2100-01-01T00:00:00.000Z')]),
   );
-  const status = (html: string, run: string) => new RegExp(`data-run="${run}"[\\s\\S]*?<td class="status">(\\w+)`).exec(html)?.[1];
+  const status = (html: string, run: string) => new RegExp(`<section [^>]*data-run="${run}"[\\s\\S]*?<td class="status">(\\w+)`).exec(html)?.[1];
   let r = await get(app(dir), `/?token=${TOKEN}`);
   assert.equal(status(r.body, 'old-run'), 'stopped', 'an older run cannot still be running');
   assert.equal(status(r.body, 'new-run'), 'running', 'no lock file: the newest run may be running');
