@@ -12,7 +12,7 @@ export { indexGuard, touchesWorkbench, writtenPath, INDEX_TOOLS } from './index-
 export type { IndexTarget } from './index-guard.js';
 export { isolateGuard, isolateDecision, isolated, wantsIsolation, requireGitRepo, ISOLATED } from './isolate.js';
 export type { IsolateOptions } from './isolate.js';
-export { agentsForNet, wantsWeb, withWeb, WEB, WEB_TOOLS } from './web.js';
+export { agentsForNet, sessionToolsForNet, wantsWeb, withWeb, WEB, WEB_TOOLS } from './web.js';
 export { Workbench, WORKBENCH_FOLDERS, WORKBENCH_RULES, ARTIFACT_CHARS, DESC_LINES, describe, writeAtomic } from './workbench.js';
 export type { WorkbenchOptions, WorkbenchFolder, IndexEntry } from './workbench.js';
 export { guardHooks, guardPlan } from './hooks.js';

@@ -2,7 +2,8 @@
  * The web tools of workers follow the run's network: a worker made by `worker()` gets WebFetch and
  * WebSearch when the run's `net` is 'on' (`--net on`, the default), and no worker has them otherwise —
  * not with `--net off`, and not with a host list either: the binary fetches for WebFetch itself, outside
- * the sandbox's proxy, so a host list would not hold for it.
+ * the sandbox's proxy, so a host list would not hold for it. The same holds for a session's own tools
+ * (the clarifier reads the web): without the network they are taken out and denied (`sessionToolsForNet`).
  */
 import type { AgentDefinition } from '@anthropic-ai/claude-agent-sdk';
 import type { NetPolicy } from './sandbox.js';
@@ -37,4 +38,18 @@ export function agentsForNet(agents: Readonly<Record<string, AgentDefinition>>, 
     out[type] = same || (def.tools === undefined && next.length === DEFAULT_TOOLS.length) ? def : { ...def, tools: next };
   }
   return out;
+}
+
+/**
+ * A session's own tool lists as this run gives them: unchanged with the network on; otherwise the web
+ * tools are taken out of `allowed` and added to `disallowed`, so neither an allow rule nor a permission
+ * mode can bring them back (pure).
+ */
+export function sessionToolsForNet(
+  allowed: readonly string[],
+  disallowed: readonly string[],
+  net: NetPolicy,
+): { allowed: string[]; disallowed: string[] } | null {
+  if (net === 'on') return null;
+  return { allowed: allowed.filter((t) => !isWeb(t)), disallowed: [...new Set([...disallowed, ...WEB_TOOLS])] };
 }

@@ -6,7 +6,7 @@
  */
 import type { Options } from '@anthropic-ai/claude-agent-sdk';
 import type { Lang } from '../config/index.js';
-import { agentsForNet, guardHooks, type GuardedSpec, type NetPolicy, type Workbench } from '../guards/index.js';
+import { agentsForNet, sessionToolsForNet, guardHooks, type GuardedSpec, type NetPolicy, type Workbench } from '../guards/index.js';
 import type { RunLayout } from '../state/index.js';
 import { event, type EventSink } from './events.js';
 import type { Floor } from './floor.js';
@@ -65,7 +65,7 @@ export interface Assembled {
 export function assembleAttempt(b: AttemptBase, a: AttemptInput): Assembled {
   const { step } = a;
   // the workers' web tools follow the run's network (guards/web.ts)
-  const spec = a.spec.agents ? a.spec.with({ agents: agentsForNet(a.spec.agents, b.net) }) : a.spec;
+  const spec = forNet(a.spec, b.net);
   const secrets = b.floor.secretValues();
   const env = childEnv({
     base: b.floor.childBase(),
@@ -181,4 +181,11 @@ function safely(fn: () => void): void {
   } catch {
     /* the index is a convenience; a failure to refresh it must not stop the step */
   }
+}
+
+/** The spec as this run's network allows it: the workers' and the session's own web tools (guards/web.ts). */
+function forNet(spec: AgentSpec, net: NetPolicy): AgentSpec {
+  const withAgents = spec.agents ? spec.with({ agents: agentsForNet(spec.agents, net) }) : spec;
+  const own = sessionToolsForNet(withAgents.allowedTools, withAgents.disallowedTools, net);
+  return own ? withAgents.with({ allowedTools: own.allowed, disallowedTools: own.disallowed }) : withAgents;
 }

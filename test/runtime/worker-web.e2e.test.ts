@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { agentsForNet, type NetPolicy } from '../../src/guards/index.js';
-import { coordinator, worker } from '../../src/roles/index.js';
+import { clarifier, coordinator, worker } from '../../src/roles/index.js';
 import { Runtime } from '../../src/runtime/index.js';
 import { offeredTools, startSim, type Sim } from '../../src/sim/index.js';
 import { project, testEnv } from '../helpers/e2e.js';
@@ -67,4 +67,38 @@ test('a host list gives no web tools (the binary fetches outside the sandbox pro
   assert.deepEqual(agentsForNet({ w: worker('w', 'p', { lang: 'en', web: false }) }, 'on').w!.tools, ['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']);
   assert.deepEqual(agentsForNet({ w: worker('w', 'p', { lang: 'en', tools: ['Read'] }) }, 'on').w!.tools, ['Read']);
   assert.deepEqual(agentsForNet({ w: worker('w', 'p', { lang: 'en', tools: ['Read'], web: true }) }, 'on').w!.tools, ['Read', 'WebFetch', 'WebSearch']);
+});
+
+/**
+ * The clarifier's own request under this net policy, as text. Its web tools are deferred tools (named in
+ * the request's list of tools to load before calling them), not in `tools`, so the whole body is read.
+ */
+async function clarifierRequest(tag: string, net: NetPolicy): Promise<string> {
+  const p = project(tag);
+  sim.reset();
+  sim.enqueue({ type: 'text', match: { firstUserIncludes: 'CLAR-W1' }, text: 'clear enough' });
+  const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url), onWarning: () => {}, net });
+  try {
+    const r = await rt.run(clarifier('clarify', { lang: 'en' }), 'CLAR-W1: what do you need?');
+    assert.equal(r.ok, true, r.error ?? '');
+  } finally {
+    rt.close();
+  }
+  sim.assertConsumed();
+  const req = sim.messageRequests().find((m) => JSON.stringify(m.body).includes('CLAR-W1'));
+  assert.ok(req, 'the clarifier made a request');
+  return JSON.stringify(req.body);
+}
+
+test("the clarifier's own web tools follow the network too: loadable with net 'on', never named with 'off' or a host list", async () => {
+  const on = await clarifierRequest('clar-web-on', 'on');
+  assert.ok(on.includes('WebFetch') && on.includes('WebSearch'), 'with the network the clarifier may load the web tools');
+  for (const [tag, net] of [
+    ['clar-web-off', 'off'],
+    ['clar-web-hosts', ['registry.npmjs.org']],
+  ] as const) {
+    const body = await clarifierRequest(tag, net as NetPolicy);
+    assert.ok(!body.includes('WebFetch') && !body.includes('WebSearch'), `${tag}: the request names a web tool`);
+    assert.ok(body.includes('"Read"'), `${tag}: Read is still offered`);
+  }
 });
