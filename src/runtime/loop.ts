@@ -114,6 +114,7 @@ export async function runAttempts(h: LoopHost, c: StepRun): Promise<void> {
       }
       case 'wait-retry': {
         const { failed } = next.state;
+        (result.attempt_failures ??= []).push({ attempt: result.attempts, ...next.failure });
         // the manifest holds what the failed attempts cost while the retry waits: the screen shows the same sum
         await h.record(result);
         emit('retry', `${step}: ${outcome.error ?? 'failed'}`, { attempt: failed + 1, error: outcome.error, kind: next.failure.kind, failure: next.failure });

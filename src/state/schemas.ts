@@ -7,7 +7,7 @@
  *   clarify session reached the store is still continued by a bare `flower`).
  *   The seed's three fields keep their meaning in every version.
  * - manifest.json: an array of rows (no file-level version; a row may carry fields a newer flower adds,
- *   they are kept). The optional row fields (`failure`, `verdict`, `sandboxed`, `skills`, `request`) are declared here, in `StepResult`
+ *   they are kept). The optional row fields (`failure`, `attempt_failures`, `verdict`, `sandboxed`, `skills`, `request`) are declared here, in `StepResult`
  *   and `manifestRowSchema`, so other parts only fill them.
  */
 import { z } from 'zod';
@@ -70,6 +70,11 @@ export const FAILURE_KINDS = [
 ] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
+/** One retried attempt's failure: its number (1-based) and its typed kind. */
+export interface AttemptFailureRecord extends StepFailureRecord {
+  attempt: number;
+}
+
 export interface StepFailureRecord {
   kind: FailureKind;
   retryable: boolean;
@@ -105,6 +110,11 @@ export interface StepResult {
   /** last main-thread context size in tokens */
   context: number;
   failure?: StepFailureRecord;
+  /**
+   * The typed failure of each attempt that was retried, in order (the last attempt's is `failure`):
+   * `errors` holds texts, several per attempt at times, so it cannot say which attempt failed how.
+   */
+  attempt_failures?: AttemptFailureRecord[];
   /** judge rows (干活·判定#N) */
   verdict?: VerdictRecord;
   sandboxed?: boolean;
@@ -141,6 +151,9 @@ export const manifestRowSchema = z
     context: z.number().default(0),
     duration_s: z.number(),
     failure: z.object({ kind: z.string(), retryable: z.boolean(), message: z.string(), status: z.number().optional() }).optional(),
+    attempt_failures: z
+      .array(z.object({ attempt: z.number(), kind: z.string(), retryable: z.boolean(), message: z.string(), status: z.number().optional() }).loose())
+      .optional(),
     verdict: z.object({ outcome: z.enum(['achieved', 'not_yet', 'unreachable']), passed: z.number(), total: z.number() }).optional(),
     sandboxed: z.boolean().optional(),
     skills: z.array(z.object({ name: z.string(), hash: z.string() })).optional(),

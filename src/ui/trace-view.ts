@@ -17,21 +17,28 @@ export function rowsOfSession(rows: readonly UiRow[], sid: string): UiRow[] {
   return rows.filter((r) => r.session_id === sid || (r.retired ?? []).includes(sid));
 }
 
+const failureHtml = (f: { kind: string; status?: number; retryable: boolean; message: string }): string =>
+  `<span class="kind">${esc(f.kind)}</span>${f.status ? ` <span class="status">${esc(f.status)}</span>` : ''} ${f.retryable ? '(retryable)' : '(not retryable)'} <span class="why">${esc(f.message.split('\n')[0] ?? '')}</span>`;
+
 function attemptsHtml(r: UiRow): string {
+  const typed = r.attempt_failures ?? [];
   const errs = r.errors ?? [];
-  const items = errs.map(
-    (e, i) =>
-      `<li class="attempt failed"><span class="n">attempt ${i + 1}</span> <span class="kind">failed</span> <span class="why">${esc(e.split('\n')[0] ?? '')}</span></li>`,
-  );
+  // rows that record each retried attempt's typed failure name its kind; older rows have only the texts
+  const items = typed.length
+    ? typed.map((f) => `<li class="attempt failed"><span class="n">attempt ${esc(f.attempt)}</span> ${failureHtml(f)}</li>`)
+    : errs.map(
+        (e, i) =>
+          `<li class="attempt failed"><span class="n">attempt ${i + 1}</span> <span class="kind">failed</span> <span class="why">${esc(e.split('\n')[0] ?? '')}</span></li>`,
+      );
   const last = r.ok
     ? `<li class="attempt ok"><span class="n">attempt ${r.attempts}</span> ok</li>`
     : r.failure
-      ? `<li class="attempt failed final"><span class="n">attempt ${r.attempts}</span> <span class="kind">${esc(r.failure.kind)}</span>${r.failure.status ? ` <span class="status">${esc(r.failure.status)}</span>` : ''} ${r.failure.retryable ? '(retryable)' : '(not retryable)'} <span class="why">${esc(r.failure.message)}</span></li>`
+      ? `<li class="attempt failed final"><span class="n">attempt ${r.attempts}</span> ${failureHtml(r.failure)}</li>`
       : r.ended_at
         ? `<li class="attempt failed final"><span class="n">attempt ${r.attempts}</span> failed <span class="why">${esc(r.error ?? '')}</span></li>`
         : `<li class="attempt running"><span class="n">attempt ${r.attempts}</span> not finished</li>`;
   // the errors list holds every failed attempt; a final failure is also its last entry
-  const shown = !r.ok && r.failure && items.length >= r.attempts ? items.slice(0, -1) : items;
+  const shown = !typed.length && !r.ok && r.failure && items.length >= r.attempts ? items.slice(0, -1) : items;
   return `<ol class="attempts">${[...shown, last].join('')}</ol>`;
 }
 

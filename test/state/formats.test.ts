@@ -73,7 +73,7 @@ test('a step literally named "constructor" is just a step name', async () => {
 });
 
 test("today's manifest rows read back unchanged, and so do rows with the contract's optional fields", async () => {
-  for (const f of ['ok/manifest-v0.json', 'ok/manifest-contract-fields.json', 'ok/manifest-request.json']) {
+  for (const f of ['ok/manifest-v0.json', 'ok/manifest-contract-fields.json', 'ok/manifest-request.json', 'ok/manifest-attempt-failures.json']) {
     const { records, bytes } = runDirWith(f, 'manifest');
     const rows = await records.readRows();
     assert.deepEqual(rows, JSON.parse(bytes.toString('utf8')), f);
@@ -81,6 +81,12 @@ test("today's manifest rows read back unchanged, and so do rows with the contrac
   // the request typed for the run (flower ui's overview reads it back)
   const withRequest = (await runDirWith('ok/manifest-request.json', 'manifest').records.readRows()).map((r) => r.request);
   assert.deepEqual(withRequest, ['写个 md 转 html 的脚本', '写个 md 转 html 的脚本']);
+  // each retried attempt's typed failure (flower ui's step page names its kind)
+  const typed = (await runDirWith('ok/manifest-attempt-failures.json', 'manifest').records.readRows())[0]!.attempt_failures;
+  assert.deepEqual(
+    typed?.map((f) => [f.attempt, f.kind, f.status]),
+    [[1, 'overloaded', 529]],
+  );
   const { records } = runDirWith('ok/manifest-contract-fields.json', 'manifest');
   const [row] = (await records.readRows()) as [ManifestRow];
   assert.deepEqual([row.failure?.kind, row.verdict?.outcome, row.sandboxed, row.skills?.[0]?.name], ['auth', 'not_yet', true, 'md2html']);

@@ -30,6 +30,7 @@ interface Row {
   session_id: string;
   attempts: number;
   errors: string[];
+  attempt_failures?: Array<{ attempt: number; kind: string; message: string }>;
 }
 
 let sim: Sim;
@@ -82,6 +83,10 @@ test('the work step as a trace: tree by task, the diff of the overwritten file, 
   assert.equal(runs.length, 2);
   const work = rows.find((r) => r.run === runs[1] && r.step === '干活')!;
   assert.equal(work.attempts, 2, 'the scripted 529 failed the first attempt');
+  // the row records the retried attempt's typed failure (the texts in `errors` cannot say which attempt)
+  const [first] = work.attempt_failures ?? [];
+  assert.ok(first, "the row has the first attempt's typed failure");
+  assert.equal(first.attempt, 1);
   const page = await browser.newPage();
   await page.goto(url);
   await page.locator(`section.run[data-run="${runs[1]}"] tr.step[data-step="干活"] a.session`).click();
@@ -93,7 +98,8 @@ test('the work step as a trace: tree by task, the diff of the overwritten file, 
   assert.equal(await stepOf.locator('a.run code').innerText(), runs[1]);
   const failed = stepOf.locator('li.attempt.failed');
   assert.equal(await failed.count(), 1);
-  assert.equal(await failed.locator('.why').innerText(), work.errors[0]!.split('\n')[0]);
+  assert.equal(await failed.locator('.kind').innerText(), first.kind, 'the failed attempt shows its failure kind');
+  assert.equal(await failed.locator('.why').innerText(), first.message.split('\n')[0]);
   assert.match(await failed.innerText(), /529|overloaded/i);
   assert.equal(await stepOf.locator('li.attempt.ok').count(), 1);
 

@@ -265,3 +265,20 @@ test('real transcripts: denials and API errors are styled as such, Bash shows it
   assert.match(a, /<li class="entry assistant api-error"[^>]*><span class="role">API error<\/span>/);
   assert.match(a, /<div class="tool-result"><span class="label">output<\/span><pre>total 8/, 'a Bash output shown under its command');
 });
+
+test("a row that records its retried attempts' typed failures shows each attempt's kind, status and reason", async () => {
+  const runs = madeRunDir();
+  const file = path.join(runs, 'manifest.json');
+  const [row] = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const failures = [{ attempt: 1, kind: 'overloaded', retryable: true, message: '529 overloaded_error: busy\nsecond line', status: 529 }];
+  fs.writeFileSync(file, JSON.stringify([{ ...row, attempt_failures: failures }]));
+  const source = FileSource.at(runs);
+  const a: UiApp = { source, token: 't', window: 200_000, threshold: 150_000 };
+  const html = (await handle(a, 'GET', `/session/${SID}?token=t`)).body;
+  assert.match(
+    html,
+    /<li class="attempt failed"><span class="n">attempt 1<\/span> <span class="kind">overloaded<\/span> <span class="status">529<\/span> \(retryable\) <span class="why">529 overloaded_error: busy<\/span><\/li><li class="attempt ok">/,
+  );
+  assert.doesNotMatch(html, /second line/);
+  source.sessions.close();
+});
