@@ -87,17 +87,19 @@ export function selfCommand(env: Record<string, string | undefined>): string {
 }
 
 /**
- * The demo's own lines: wrapped between words at the terminal's width (src/cli/term.ts `wrapWidth`);
- * with --json every line is a JSON object on stdout, the demo's own lines as notes like the run's.
+ * The demo's own lines: wrapped between words at the terminal's width (src/cli/term.ts `wrapWidth`) —
+ * except a line that holds commands to copy (`whole`): a break inside a command would run half of it
+ * when pasted, so the terminal's own soft wrap shows it; with --json every line is a JSON object on
+ * stdout, the demo's own lines as notes like the run's.
  */
-function sayer(g: GlobalOptions, io: CliIO): (s: string) => void {
+function sayer(g: GlobalOptions, io: CliIO): (s: string, o?: { whole?: boolean }) => void {
   const cols = wrapWidth(io.stdout, io.env);
-  return (s: string) => {
+  return (s: string, o = {}) => {
     if (!g.json)
       io.stdout.write(
         `${s
           .split('\n')
-          .flatMap((l) => hangingLines(l, cols, 2))
+          .flatMap((l) => (o.whole ? [l] : hangingLines(l, cols, 2)))
           .join('\n')}\n`,
       );
     else if (s.trim()) io.stdout.write(`${JSON.stringify({ t: new Date().toISOString(), kind: 'note', text: s.trim() })}\n`);
@@ -171,10 +173,11 @@ export async function demo(o: DemoOptions, g: GlobalOptions, io: CliIO): Promise
     }
     // commands that work from any folder: absolute paths, and this flower by a name that reaches it
     const me = selfCommand(io.env);
-    say(`\n${t.tryIt} node ${sh(path.join(dir, 'md2html.mjs'))} ${sh(path.join(dir, 'sample.md'))}`);
-    say(`${t.look} ${me} status -w ${sh(dir)}   ·   ${me} log -w ${sh(dir)}`);
-    say(`${t.see} ${me} ui -r ${sh(layout.runDir)}   ${t.seeNote}`);
-    say(`${t.cont(me)} cd ${sh(dir)} && ${me} "…"`);
+    const whole = { whole: true };
+    say(`\n${t.tryIt} node ${sh(path.join(dir, 'md2html.mjs'))} ${sh(path.join(dir, 'sample.md'))}`, whole);
+    say(`${t.look} ${me} status -w ${sh(dir)}   ·   ${me} log -w ${sh(dir)}`, whole);
+    say(`${t.see} ${me} ui -r ${sh(layout.runDir)}   ${t.seeNote}`, whole);
+    say(`${t.cont(me)} cd ${sh(dir)} && ${me} "…"`, whole);
     return EXIT.ok;
   } finally {
     await sim.close();
