@@ -5,17 +5,12 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startSim, type Sim } from '../../src/sim/index.js';
-import { cli, project, testEnv } from '../helpers/e2e.js';
+import { test } from 'node:test';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+import { cli, project, testEnv } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
+
+const sim = useSim();
 
 test('--isolate outside a git repository exits 1 naming the folder', async () => {
   const p = project('iso-nogit');

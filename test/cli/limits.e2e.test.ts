@@ -8,17 +8,12 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startSim, type Sim, type SimItem } from '../../src/sim/index.js';
+import { test } from 'node:test';
+import type { SimItem } from '../../src/sim/index.js';
 import { cli, project, readJson, testEnv, transcriptOf, type Project } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 interface Row {
   run: string;

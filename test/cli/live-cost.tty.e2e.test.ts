@@ -6,19 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startSim, type Sim } from '../../src/sim/index.js';
+import { test } from 'node:test';
+
 import { money } from '../../src/cli/term.js';
 import { BIN, project, readJson, testEnv } from '../helpers/e2e.js';
 import { hasTmux, Pane, words } from '../helpers/tmux.js';
+import { useSim } from '../helpers/sim.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 const clarifier = { firstUserIncludes: 'submit_brief' };
 const coordinator = { toolsInclude: 'Agent' };

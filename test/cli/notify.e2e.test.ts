@@ -10,18 +10,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { RETRY, notificationSchema, type Notification } from '../../src/notify/index.js';
-import { startSim, type Sim, type SimItem } from '../../src/sim/index.js';
+import type { SimItem } from '../../src/sim/index.js';
 import { project, readJson, startCli, testEnv, type CliRun, type Project } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 const clarifier = { firstUserIncludes: 'submit_brief' };
 const goalSetter = { firstUserIncludes: 'submit_goal' };

@@ -8,18 +8,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startSim, type Sim, type SimCall } from '../../src/sim/index.js';
+import { test } from 'node:test';
+import type { SimCall } from '../../src/sim/index.js';
 import { BIN, ROOT, project, readJson, testEnv, transcriptOf, type Project } from '../helpers/e2e.js';
 import { hasTmux, Pane, words } from '../helpers/tmux.js';
+import { useSim } from '../helpers/sim.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 const skip = !hasTmux && 'tmux is not installed (.ci/run installs it)';
 

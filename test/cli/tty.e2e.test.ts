@@ -5,18 +5,13 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startSim, type Sim } from '../../src/sim/index.js';
+import { test } from 'node:test';
+
 import { BIN, project, readJson, testEnv, transcriptOf, until, type Project } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 /** Run flower inside a pty; `type` writes keystrokes to the terminal. */
 function onTerminal(p: Project, args: string[]) {

@@ -8,23 +8,18 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { guardHooks, Workbench } from '../../src/guards/index.js';
 import { coordinator, worker } from '../../src/roles/index.js';
 import { AgentSpec, Runtime } from '../../src/runtime/index.js';
-import { startSim, toolResultsOf, type Sim, type ToolResultSeen } from '../../src/sim/index.js';
+import { toolResultsOf, type ToolResultSeen } from '../../src/sim/index.js';
 import { SqliteSessionStore, ViewedStore } from '../../src/store/index.js';
 import type { SessionKey } from '@anthropic-ai/claude-agent-sdk';
 import { project, testEnv, type Project } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 function runtime(p: Project): Runtime {
   return new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url), onWarning: () => {} });

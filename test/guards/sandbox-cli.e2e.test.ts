@@ -6,17 +6,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startSim, toolResultsOf, type Sim } from '../../src/sim/index.js';
+import { test } from 'node:test';
+import { toolResultsOf } from '../../src/sim/index.js';
 import { cli, project, readJson, testEnv } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 const KEY = 'sk-ant-cli-KEY-0c41e2';
 type Row = { step: string; ok: boolean; sandboxed?: boolean };

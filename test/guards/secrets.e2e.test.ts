@@ -8,19 +8,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { coordinator, worker } from '../../src/roles/index.js';
 import { Runtime } from '../../src/runtime/index.js';
-import { startSim, type Sim } from '../../src/sim/index.js';
-import { project } from '../helpers/e2e.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+import { project } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
+
+const sim = useSim();
 
 const KEY = 'sk-ant-e2e-SECRETS-7b2e91';
 const SECRETS = {

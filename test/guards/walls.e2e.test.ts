@@ -11,22 +11,17 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { coordinator, worker } from '../../src/roles/index.js';
 import { Runtime } from '../../src/runtime/index.js';
-import { startSim, toolResultsOf, type Sim, type ToolResultSeen } from '../../src/sim/index.js';
+import { toolResultsOf, type ToolResultSeen } from '../../src/sim/index.js';
 import { project, testEnv } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
 
 const KEY = 'sk-ant-e2e-KEY-7f3a9c';
 const OTHER = 'tok-e2e-OTHER-51d2b8';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 /** Every file under `dir` (recursive, links not followed). */
 function filesUnder(dir: string): string[] {

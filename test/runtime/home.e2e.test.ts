@@ -9,17 +9,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startSim, toolResultsOf, type Sim } from '../../src/sim/index.js';
+import { test } from 'node:test';
+import { toolResultsOf } from '../../src/sim/index.js';
 import { cli, project, testEnv, until, type Project } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 /** Every entry under `dir`, with each file's bytes: what "unchanged" is checked against. */
 function snapshot(dir: string): string[] {

@@ -3,18 +3,13 @@
  * on with their words — not an attempt, no network wait.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { AgentSpec, Runtime } from '../../src/runtime/index.js';
-import { startSim, type Sim } from '../../src/sim/index.js';
-import { project, testEnv, transcriptOf } from '../helpers/e2e.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+import { project, testEnv, transcriptOf } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
+
+const sim = useSim();
 
 test('an interrupt with a remark continues the same session with the remark and does not count as an attempt', async () => {
   const p = project('interrupt');

@@ -6,24 +6,19 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { SessionKey } from '@anthropic-ai/claude-agent-sdk';
 import { ConfigError } from '../../src/errors.js';
 import { SPILL_HEAD, SPILL_THRESHOLD } from '../../src/guards/index.js';
 import { AgentSpec, Runtime } from '../../src/runtime/index.js';
 import { viewNumbers } from '../../src/runtime/setup.js';
-import { startSim, toolResultsOf, type Sim } from '../../src/sim/index.js';
+import { toolResultsOf } from '../../src/sim/index.js';
 import { ViewedStore, type SqliteSessionStore } from '../../src/store/index.js';
 import type { Entry } from '../../src/store/views/index.js';
 import { project, testEnv } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 /** What the model was sent for the one Bash call, running `head -c 1000 big.txt` under these options. */
 async function bashResultSeen(tag: string, o: { spillThreshold?: number; spillHead?: number }): Promise<{ content: string; spill: string[] }> {

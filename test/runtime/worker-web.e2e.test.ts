@@ -5,20 +5,15 @@
  * worker's own request (the real binary against the sim).
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { agentsForNet, type NetPolicy } from '../../src/guards/index.js';
 import { clarifier, coordinator, worker } from '../../src/roles/index.js';
 import { Runtime } from '../../src/runtime/index.js';
-import { offeredTools, startSim, type Sim } from '../../src/sim/index.js';
+import { offeredTools } from '../../src/sim/index.js';
 import { project, testEnv } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 /** The tools the worker's request offered, under this net policy. */
 async function workerTools(tag: string, net: NetPolicy, w = worker('looks things up', 'You research.', { lang: 'en' })): Promise<string[]> {

@@ -7,19 +7,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { coordinator, worker } from '../../src/roles/index.js';
 import { Manifest, Runtime } from '../../src/runtime/index.js';
-import { startSim, toolResultsOf, type Sim } from '../../src/sim/index.js';
+import { toolResultsOf } from '../../src/sim/index.js';
 import { project, ROOT, testEnv, type Project } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 function writeSkill(root: string, name: string, description: string, body: string): void {
   fs.mkdirSync(path.join(root, name), { recursive: true });

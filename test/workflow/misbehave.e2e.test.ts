@@ -6,17 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startSim, toolResultsOf, type Sim, type SimItem } from '../../src/sim/index.js';
+import { test } from 'node:test';
+import { toolResultsOf, type SimItem } from '../../src/sim/index.js';
 import { cli, project, readJson, testEnv, type Project } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 interface Row {
   step: string;

@@ -4,19 +4,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { Runtime } from '../../src/runtime/index.js';
-import { startSim, type Sim } from '../../src/sim/index.js';
+
 import { starterFlow } from '../../src/workflow/index.js';
 import { project, testEnv } from '../helpers/e2e.js';
+import { useSim } from '../helpers/sim.js';
 
-let sim: Sim;
-before(async () => {
-  sim = await startSim({ port: 0, onUnexpected: 'error' });
-});
-after(async () => {
-  await sim.close();
-});
+const sim = useSim();
 
 test('starterFlow(ask, { workspace, runDir, timeoutS: 0 }) runs clarify, goal, work and the verdict', async () => {
   const p = project('starter-lib');
