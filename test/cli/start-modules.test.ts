@@ -1,7 +1,8 @@
 /**
  * What the bin loads for the commands a person types to look: `--version` and `--help` load no schemas
- * (zod), no store and no SDK; `status` and `log` load no PostgreSQL driver, no YAML parser (in a folder
- * without skills), none of the flow's steps, no Runtime and no store views. The list of modules is what
+ * (zod), no store and no SDK; `status` and `log` load no SDK (the store's summary fold loads with the
+ * first append, src/store/fold.ts), no PostgreSQL driver, no YAML parser (in a folder without skills),
+ * none of the flow's steps, no Runtime and no store views — with a sessions.db to read. The list of modules is what
  * the process loaded (ESM through a loader hook, CommonJS from require.cache); no timing is asserted
  * (the start's time is `npm run bench`'s row, bench/start.ts).
  */
@@ -12,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { projectKeyFor, SqliteSessionStore } from '../../src/store/index.js';
 import { BIN, ROOT } from '../helpers/e2e.js';
 
 const HOOKS = `import fs from 'node:fs';
@@ -32,6 +34,10 @@ function loaded(args: string[]): { code: number | null; modules: string[] } {
   const ok = path.join(ROOT, 'test', 'fixtures', 'state', 'ok');
   fs.copyFileSync(path.join(ok, 'manifest-contract-fields.json'), path.join(ws, 'runs', 'manifest.json'));
   fs.copyFileSync(path.join(ok, 'lineage-v1.json'), path.join(ws, 'runs', 'lineage.json'));
+  // a transcript of the lineage's step, so status reads its context from sessions.db
+  const db = new SqliteSessionStore(path.join(ws, 'runs', 'sessions.db'));
+  db.appendSync({ projectKey: projectKeyFor(ws), sessionId: 'c3a1b2d4-e5f6-4a7b-8c9d-0e1f2a3b4c03' }, [{ type: 'user', uuid: 'u1' }]);
+  db.close();
   const hooks = path.join(dir, 'hooks.mjs');
   const reg = path.join(dir, 'register.mjs');
   fs.writeFileSync(hooks, HOOKS);
@@ -74,10 +80,13 @@ test('--version and --help load commander and the usage texts, no schemas, store
   }
 });
 
-test('status and log read the run dir without the PostgreSQL driver, YAML, the flow, the Runtime or the views', () => {
+test('status and log read the run dir and sessions.db without the SDK, the PostgreSQL driver, YAML, the flow, the Runtime or the views', () => {
   for (const args of [['status'], ['log'], ['status', '--json']]) {
     const got = names(loaded(args).modules);
-    assert.ok(got.has('dist/cli/status.js') && got.has('dist/state/schemas.js'), `flower ${args.join(' ')} read the run dir (${[...got].join(', ')})`);
-    for (const m of NEVER_TO_LOOK) assert.ok(!got.has(m), `flower ${args.join(' ')} loaded ${m}`);
+    assert.ok(
+      got.has('dist/cli/status.js') && got.has('dist/state/schemas.js') && got.has('better-sqlite3'),
+      `flower ${args.join(' ')} read the run dir (${[...got].join(', ')})`,
+    );
+    for (const m of ['@anthropic-ai/claude-agent-sdk', ...NEVER_TO_LOOK]) assert.ok(!got.has(m), `flower ${args.join(' ')} loaded ${m}`);
   }
 });
