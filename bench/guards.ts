@@ -218,6 +218,7 @@ export async function main(o: { runs?: number; log?: (line: string) => void } = 
       ratio: fmtRatio(paired('flower', 'bare+sandbox')),
       goal: `≤ ${GOAL}x`,
       met: paired('flower', 'bare+sandbox') <= GOAL,
+      figures: { unit: 'ms', baseline: m('bare+sandbox'), flower: m('flower'), ratio: paired('flower', 'bare+sandbox') },
     },
     {
       measure: `${TURNS}-turn session, guards (flower, --no-sandbox)`,
@@ -226,6 +227,7 @@ export async function main(o: { runs?: number; log?: (line: string) => void } = 
       ratio: fmtRatio(paired('flower-nosb', 'bare+scrub')),
       goal: `≤ ${GOAL}x`,
       met: paired('flower-nosb', 'bare+scrub') <= GOAL,
+      figures: { unit: 'ms', baseline: m('bare+scrub'), flower: m('flower-nosb'), ratio: paired('flower-nosb', 'bare+scrub') },
     },
     {
       measure: `${TURNS}-turn session, the env scrub itself`,
@@ -234,6 +236,7 @@ export async function main(o: { runs?: number; log?: (line: string) => void } = 
       ratio: fmtRatio(paired('bare+scrub', 'bare')),
       goal: '(report)',
       met: null,
+      figures: { unit: 'ms', baseline: m('bare'), flower: m('bare+scrub'), ratio: paired('bare+scrub', 'bare') },
     },
     {
       measure: `${TURNS}-turn session, the sandbox itself`,
@@ -242,6 +245,7 @@ export async function main(o: { runs?: number; log?: (line: string) => void } = 
       ratio: fmtRatio(paired('bare+sandbox', 'bare')),
       goal: '(report)',
       met: null,
+      figures: { unit: 'ms', baseline: m('bare'), flower: m('bare+sandbox'), ratio: paired('bare+sandbox', 'bare') },
     },
     {
       measure: `${TURNS}-turn session, no-op hooks on every tool`,
@@ -250,6 +254,7 @@ export async function main(o: { runs?: number; log?: (line: string) => void } = 
       ratio: fmtRatio(paired('bare+hooks', 'bare')),
       goal: '(info)',
       met: null,
+      figures: { unit: 'ms', baseline: m('bare'), flower: m('bare+hooks'), ratio: paired('bare+hooks', 'bare') },
     },
   ];
 }

@@ -27,6 +27,17 @@ export interface BenchRow {
   ratio: string;
   goal: string;
   met: boolean | null;
+  /** the row's numbers, for the saved report (bench/report.ts) and bench/compare.ts */
+  figures?: Figures;
+}
+
+/** A row's numbers: times in ms (lower is better) or a rate per second (higher is better). */
+export interface Figures {
+  unit: 'ms' | 'per_s';
+  baseline: number | null;
+  flower: number;
+  /** flower / baseline, lower is better; null when the row has no baseline */
+  ratio: number | null;
 }
 
 export const fmtMs = (x: number): string => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);

@@ -203,6 +203,7 @@ export async function main(o: OnceBenchOptions = {}): Promise<BenchRow[]> {
       ratio: fmtRatio(rt / base),
       goal: `≤ ${GOAL}x`,
       met: rt / base <= GOAL,
+      figures: { unit: 'ms', baseline: base, flower: rt, ratio: rt / base },
     },
     {
       measure: `${CALLS}-call session, flower once CLI`,
@@ -211,6 +212,7 @@ export async function main(o: OnceBenchOptions = {}): Promise<BenchRow[]> {
       ratio: fmtRatio(c / base),
       goal: '(report)',
       met: null,
+      figures: { unit: 'ms', baseline: base, flower: c, ratio: c / base },
     },
     {
       measure: `${CALLS}-call session, parent CPU, runtime`,
@@ -219,6 +221,7 @@ export async function main(o: OnceBenchOptions = {}): Promise<BenchRow[]> {
       ratio: fmtRatio(cpuRt / cpuBare),
       goal: '(info)',
       met: null,
+      figures: { unit: 'ms', baseline: cpuBare, flower: cpuRt, ratio: cpuRt / cpuBare },
     },
   ];
 }

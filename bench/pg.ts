@@ -113,6 +113,7 @@ export async function main(o: PgBenchOptions = {}): Promise<BenchRow[]> {
         ratio: fmtRatio(batchRatio),
         goal: `≤ ${APPEND_GOAL}x`,
         met: batchRatio <= APPEND_GOAL,
+        figures: { unit: 'per_s', baseline: m('sqlite', 'batch'), flower: m('pg', 'batch'), ratio: batchRatio },
       },
       {
         measure: 'pg append, 1 per call (time vs SQLite)',
@@ -121,6 +122,7 @@ export async function main(o: PgBenchOptions = {}): Promise<BenchRow[]> {
         ratio: fmtRatio(eagerRatio),
         goal: '(info)',
         met: null,
+        figures: { unit: 'per_s', baseline: m('sqlite', 'eager'), flower: m('pg', 'eager'), ratio: eagerRatio },
       },
       {
         measure: `pg load, ${N / 1000}k entries (time vs SQLite)`,
@@ -129,6 +131,7 @@ export async function main(o: PgBenchOptions = {}): Promise<BenchRow[]> {
         ratio: fmtRatio(loadRatio),
         goal: `≤ ${LOAD_GOAL}x`,
         met: loadRatio <= LOAD_GOAL,
+        figures: { unit: 'ms', baseline: m('sqlite', 'load'), flower: m('pg', 'load'), ratio: loadRatio },
       },
     ] satisfies BenchRow[];
   });

@@ -1,10 +1,15 @@
-// `npm run bench`: the store, views and once benches in sequence, then one summary table.
+// `npm run bench`: the start, store, views and once benches in sequence, then one summary table, also
+// saved as JSON (bench/report.ts; `--json <file>`, else test-artifacts/bench-<time>.json) for bench/compare.ts.
 // Every ratio is flower against a baseline measured in this same run; nothing here is a test, and a
 // goal not met is reported, never thrown. Expect ~2–3 minutes on 2 cores.
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { main as guardsBench } from './guards.js';
 import { main as onceBench } from './once.js';
 import { main as pgBench } from './pg.js';
+import { machine, reportOf, reportPath, writeReport } from './report.js';
+import { main as startBench } from './start.js';
 import { main as storeBench } from './store.js';
 import { main as uiBench } from './ui.js';
 import { main as viewsBench } from './views.js';
@@ -17,10 +22,13 @@ const load = () =>
     .map((x) => x.toFixed(2))
     .join(', ');
 const t0 = Date.now();
+const loadStart = os.loadavg();
+const out = reportPath(process.argv.slice(2), path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
 console.log(`node ${process.version}, ${os.cpus().length} cpus (${os.cpus()[0]?.model ?? '?'}), load average ${load()}`);
 
 const rows: BenchRow[] = [];
 const benches: Array<[string, () => Promise<BenchRow[]>]> = [
+  ['start: flower --version, --help, status as whole processes vs node -e 0', () => startBench({ runs: 11 })],
   ['store: append throughput, load() vs JSONL read+parse (100k entries)', () => storeBench({ entries: 100_000, runs: 3, alternatives: false })],
   ['views: ViewedStore.load() with every view on vs plain load (100k entries)', () => viewsBench({ entries: 100_000, runs: 7 })],
   ['ui: landing and session page over a 100k-entry session, vs loadSync', () => uiBench({ entries: 100_000, runs: 5 })],
@@ -37,4 +45,6 @@ for (const [title, run] of benches) {
 }
 
 console.log(`\n${table(rows)}`);
+writeReport(out, reportOf(rows, machine(loadStart)));
+console.log(`\nsaved as ${out} (compare two runs: npm run bench:compare -- before.json after.json)`);
 console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at the end ${load()} (1, 5, 15 min)`);

@@ -115,8 +115,17 @@ export async function main(o: StoreBenchOptions = {}): Promise<BenchRow[]> {
           ratio: '—',
           goal: `≥ ${APPEND_GOAL / 1000}k/s`,
           met: append >= APPEND_GOAL,
+          figures: { unit: 'per_s', baseline: null, flower: append, ratio: null },
         },
-        { measure: 'store append, 1 per call (eager)', baseline: '—', flower: `${Math.round(eager)}/s`, ratio: '—', goal: '(info)', met: null },
+        {
+          measure: 'store append, 1 per call (eager)',
+          baseline: '—',
+          flower: `${Math.round(eager)}/s`,
+          ratio: '—',
+          goal: '(info)',
+          met: null,
+          figures: { unit: 'per_s', baseline: null, flower: eager, ratio: null },
+        },
         {
           measure: `store load, ${N / 1000}k entries`,
           baseline: `${fmtMs(base)} jsonl`,
@@ -124,6 +133,7 @@ export async function main(o: StoreBenchOptions = {}): Promise<BenchRow[]> {
           ratio: fmtRatio(load / base),
           goal: `≤ ${LOAD_GOAL}x`,
           met: load / base <= LOAD_GOAL,
+          figures: { unit: 'ms', baseline: base, flower: load, ratio: load / base },
         },
       ];
     } finally {

@@ -103,6 +103,7 @@ export async function main(o: { entries?: number; runs?: number; log?: (l: strin
       ratio: fmtRatio(t / load),
       goal: `< ${fmtMs(GOAL_MS)}`,
       met: t < GOAL_MS,
+      figures: { unit: 'ms', baseline: load, flower: t, ratio: t / load },
     });
     return [
       rowFor('landing, finished run', done.landing, done.landingCpu),

@@ -102,6 +102,7 @@ export async function main(o: ViewsBenchOptions = {}): Promise<BenchRow[]> {
         ratio: fmtRatio(c / base),
         goal: `≤ ${GOAL}x`,
         met: c / base <= GOAL,
+        figures: { unit: 'ms', baseline: base, flower: c, ratio: c / base },
       },
       {
         measure: `views load, ${N / 1000}k, later resume`,
@@ -110,6 +111,7 @@ export async function main(o: ViewsBenchOptions = {}): Promise<BenchRow[]> {
         ratio: fmtRatio(w / base),
         goal: `≤ ${GOAL}x`,
         met: w / base <= GOAL,
+        figures: { unit: 'ms', baseline: base, flower: w, ratio: w / base },
       },
     ];
   } finally {

@@ -2,7 +2,6 @@
  * `flower [ask]` (= `flower go`) — the default flow: clarify → set the goal → work, judged each round.
  * Typing it again in the same folder continues; a sentence given on waking is a remark on the same task.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { detectLang, hasCredentials, resolveEnv, type Lang } from '../config/index.js';
 import { HumanChannel } from '../human/index.js';
@@ -41,9 +40,9 @@ export interface GoOptions {
   held?: RunLockHeld;
 }
 
-export function tilde(p: string, home = os.homedir()): string {
-  return home && (p === home || p.startsWith(home + path.sep)) ? `~${p.slice(home.length)}` : p;
-}
+import { tilde } from './term.js';
+
+export { tilde };
 
 export async function go(words: string[], o: GoOptions, g: GlobalOptions, io: CliIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();

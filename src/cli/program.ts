@@ -6,9 +6,9 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { detectLang, type Lang } from '../config/index.js';
+import { detectLang, type Lang } from '../config/lang.js';
 import { FlowerError } from '../errors.js';
-import { NAMES as N } from '../state/index.js';
+import { NAMES as N } from '../state/layout.js';
 import { parseNet, type NetPolicy } from '../guards/sandbox.js';
 import { parseBudget, parseDeadline, RunLimits } from '../runtime/limits.js';
 import { webhookUrl } from '../notify/settings.js';

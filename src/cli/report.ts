@@ -19,7 +19,7 @@ import { analyseRun, type RunReport, type SessionEntries } from './report-analys
 import { renderReport } from './report-render.js';
 import { one } from './status.js';
 import { backendsFor, type Backends } from './store.js';
-import { tilde } from './go.js';
+import { tilde } from './term.js';
 import { usageTexts } from './usage.js';
 import { screenWidth } from './term.js';
 

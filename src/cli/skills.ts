@@ -4,9 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { configHome } from '../config/index.js';
+import { configHome } from '../config/dotenv.js';
 import { RunLayout } from '../state/index.js';
-import { badSkillName, discover, pluginDirsFromEnv, skillTemplate, type Discovery } from '../skills/index.js';
+import { discover, pluginDirsFromEnv, type Discovery } from '../skills/discover.js';
+import { badSkillName, skillTemplate } from '../skills/skill.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './globals.js';
 

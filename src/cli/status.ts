@@ -5,11 +5,11 @@
  * (one line naming the file, exit 1; src/cli/refuse.ts), never shown as an empty folder and never moved.
  */
 import fs from 'node:fs';
-import { detectLang } from '../config/index.js';
-import { Manifest, type ManifestRow } from '../runtime/index.js';
+import { detectLang } from '../config/lang.js';
+import { Manifest } from '../runtime/manifest.js';
+import type { ManifestRow } from '../state/index.js';
 import { RunLayout, type WaitingQuestion } from '../state/index.js';
-import { wakeState } from '../workflow/index.js';
-import { tilde } from './go.js';
+import { wakeState } from '../workflow/wake.js';
 import { discoverFor } from './skills.js';
 import type { Discovery } from '../skills/index.js';
 import { backendsFor, type Backends } from './store.js';
@@ -20,7 +20,7 @@ import type { GlobalOptions } from './globals.js';
 import { usageTexts } from './usage.js';
 import { stepLabel } from './messages.js';
 import { hangingLines } from './screen/wrap.js';
-import { clockDuration, money, sanitize, tokens, wrapWidth } from './term.js';
+import { clockDuration, money, sanitize, tilde, tokens, wrapWidth } from './term.js';
 
 export interface StatusReport {
   workspace: string;

@@ -10,11 +10,12 @@
  */
 import path from 'node:path';
 import type { SessionKey, SessionStoreEntry } from '@anthropic-ai/claude-agent-sdk';
-import { resolveEnv } from '../config/index.js';
+import { resolveEnv } from '../config/dotenv.js';
 import { ConfigError } from '../errors.js';
 import { RunLayout, type ManifestRow, type RunRecords } from '../state/index.js';
-import { openStore, projectKeyFor, type BackendSessions } from '../store/index.js';
-import { redactUrl } from '../store/postgres/index.js';
+import { projectKeyFor } from '../store/keys.js';
+import { openStore, type BackendSessions } from '../store/open.js';
+import { redactUrl } from '../store/postgres/pool.js';
 import { EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './globals.js';
 

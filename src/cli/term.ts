@@ -5,6 +5,8 @@
  * output once drew 593-column lines and escape sequences into a terminal that then crashed (issue #7).
  * All glyphs are ASCII.
  */
+import os from 'node:os';
+import path from 'node:path';
 import stringWidth from 'string-width';
 
 // eslint-disable-next-line no-control-regex
@@ -118,4 +120,9 @@ export function tokens(n: number): string {
   if (n < 1000) return String(n);
   if (n < 1_000_000) return `${(n / 1000).toFixed(1)}K`;
   return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** A path under the home folder as `~/…` (status, report, the wake banner). */
+export function tilde(p: string, home = os.homedir()): string {
+  return home && (p === home || p.startsWith(home + path.sep)) ? `~${p.slice(home.length)}` : p;
 }

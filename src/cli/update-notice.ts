@@ -4,7 +4,8 @@
  * on stderr. The exit code is the command's, whatever the check did.
  */
 import { createRequire } from 'node:module';
-import { checkForUpdate, detectLang, updateWanted } from '../config/index.js';
+import { detectLang } from '../config/lang.js';
+import { checkForUpdate, updateWanted } from '../config/update.js';
 import type { CliIO } from './io.js';
 
 const PKG = createRequire(import.meta.url)('../../package.json') as { name: string; version: string };

@@ -3,7 +3,7 @@
  * File names (需求.md, 目标.md …) are on-disk names and stay as they are in both.
  */
 import type { Lang } from '../config/index.js';
-import { NAMES as N } from '../state/index.js';
+import { NAMES as N } from '../state/layout.js';
 
 const en = {
   program: 'A long-horizon agent framework on the Claude Agent SDK.',

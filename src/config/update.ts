@@ -6,7 +6,7 @@
  * Off with FLOWER_NO_UPDATE (any value), in CI (`CI` set) and when stdin or stderr is not a terminal.
  */
 import path from 'node:path';
-import { readJsonOrKeepAside, writeFileAtomic } from '../state/index.js';
+import { readJsonOrKeepAside, writeFileAtomic } from '../state/files.js';
 import { configHome } from './dotenv.js';
 import type { EnvMap } from './env.js';
 

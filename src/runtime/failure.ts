@@ -11,7 +11,7 @@
  * cloud_credential_error.
  */
 import { ConfigError, StoreError, errorText } from '../errors.js';
-import { FAILURE_KINDS, type FailureKind } from '../state/index.js';
+import { FAILURE_KINDS, type FailureKind } from '../state/kinds.js';
 import { classify, isOverflow } from './resilience.js';
 
 // the kinds are a saved format (manifest rows): declared once, in the state layer

@@ -6,7 +6,13 @@
  * the model would be briefed about a skill it can never load): `name` lowercase letters, digits and
  * hyphens, at most 64 characters; `description` non-empty, at most 1024 characters.
  */
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+
+// the parser loads with the first SKILL.md read, not with the module (`flower status` in a folder without skills)
+let yaml: typeof Yaml | undefined;
+const parseYaml = (src: string, o: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions & Yaml.ToJSOptions): unknown =>
+  (yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml).parse(src, o);
 
 export const SKILL_FILE = 'SKILL.md';
 export const NAME_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;

@@ -11,6 +11,7 @@
  *   and `manifestRowSchema`, so other parts only fill them.
  */
 import { z } from 'zod';
+import { FAILURE_KINDS, type FailureKind } from './kinds.js';
 
 export const LINEAGE_VERSION = 1;
 
@@ -46,29 +47,8 @@ export const LINEAGE_SCHEMAS = {
   1: lineageV1.transform((v): LineageRecord => ({ ...v })),
 } as const;
 
-export const FAILURE_KINDS = [
-  'auth',
-  'config',
-  'quota',
-  'overloaded',
-  'network',
-  'timeout',
-  'context-full',
-  'guard-denied',
-  'interrupted',
-  'killed',
-  'store',
-  'budget',
-  // the run's --deadline passed: the step was stopped at a message boundary, resumable on the next wake
-  'deadline',
-  'internal',
-  'unknown',
-  // the model's answer broke the step's contract: no valid verdict after the one reminder (issue 19)
-  'model',
-  // a result its step's gate did not accept: no complete brief, no goal, work the judge did not accept
-  'rejected',
-] as const;
-export type FailureKind = (typeof FAILURE_KINDS)[number];
+// the kinds live in kinds.ts (no zod: the CLI's flag parsers read them at start)
+export { FAILURE_KINDS, type FailureKind };
 
 /** One retried attempt's failure: its number (1-based) and its typed kind. */
 export interface AttemptFailureRecord extends StepFailureRecord {

@@ -1,3 +1,6 @@
+// the SDK's summary fold, loaded with the store as a whole (src/store/fold.ts)
+import './fold-eager.js';
+
 export { SqliteSessionStore, SqliteStoreError, StoreOpenError, SCHEMA_VERSION, BUSY_TIMEOUT_MS } from './sqlite.js';
 export type { LastContextOptions, StoreOpenFailure } from './sqlite.js';
 export {

@@ -4,8 +4,8 @@
 // Opening it (pragmas, schema, why it cannot be used) is sqlite-open.ts; the check that it can take an
 // append, before any model call, is sqlite-writable.ts.
 import type Database from 'better-sqlite3';
-import { foldSessionSummary } from '@anthropic-ai/claude-agent-sdk';
 import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '@anthropic-ai/claude-agent-sdk';
+import { foldNow, loadFold } from './fold.js';
 import { assertKeySegment, childRange, storeKeyOf } from './keys.js';
 import { openDatabase, openError } from './sqlite-open.js';
 import { checkWritable, MIN_FREE_BYTES } from './sqlite-writable.js';
@@ -119,7 +119,7 @@ export class SqliteSessionStore implements SessionStore {
       const prev: SessionSummaryEntry | undefined = row
         ? { sessionId: row.session_id, mtime: row.mtime, data: JSON.parse(row.data) as Record<string, unknown> }
         : undefined;
-      const next = foldSessionSummary(prev, key, added, { mtime });
+      const next = foldNow()(prev, key, added, { mtime });
       st.putSummary.run(key.projectKey, key.sessionId, mtime, JSON.stringify(next.data));
     }
     return added.length;
@@ -136,7 +136,10 @@ export class SqliteSessionStore implements SessionStore {
     st.delSummary.run(main.projectKey, main.sessionId);
   }
 
-  /** Synchronous append; returns how many entries were new. One IMMEDIATE transaction per call. */
+  /**
+   * Synchronous append; returns how many entries were new. One IMMEDIATE transaction per call. Needs the
+   * SDK's fold loaded (src/store/fold.ts): a store from src/store/index.ts has it, append() loads it.
+   */
   appendSync(key: SessionKey, entries: SessionStoreEntry[]): number {
     const sk = storeKeyOf(key);
     if (entries.length === 0) return 0;
@@ -145,10 +148,12 @@ export class SqliteSessionStore implements SessionStore {
 
   /** append() that says how many entries were new (the same as PostgreSQL's, for `flower store copy`). */
   async appendNow(key: SessionKey, entries: SessionStoreEntry[]): Promise<number> {
+    await loadFold();
     return this.appendSync(key, entries);
   }
 
   async append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
+    await loadFold();
     this.appendSync(key, entries);
   }
 

@@ -6,7 +6,8 @@
  * Where the notes are: the layout's; when none is given, the workbench lineage recorded (an --isolate
  * run moves it to `<parent>/.flower-<name>`), else `<workspace>/.flower/notes`.
  */
-import { Brief, Goal } from '../docs/index.js';
+import { Brief } from '../docs/brief.js';
+import { Goal } from '../docs/goal.js';
 import { RunLayout, type RunRecords } from '../state/index.js';
 import { Lineage } from './lineage.js';
 

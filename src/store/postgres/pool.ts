@@ -1,12 +1,17 @@
 // One connection pool per process and URL, shared by every store and record set that names the same
 // database (a Runtime, the lineage, the manifest, `flower status` all open it). Counted: the pool
 // ends when the last user releases it. Idle connections never keep a finished CLI process alive.
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { PgStoreError, asPgStoreError, isConnectionLoss, type PgTarget } from './errors.js';
 
 /** Seconds before a connection attempt to a silent host counts as unreachable. */
 export const CONNECT_TIMEOUT_MS = 10_000;
 const POOL_MAX = 6;
+
+// the driver loads with the first pool, not with the module: `flower status` on files never pays for it
+let driver: typeof pg | undefined;
+const pgDriver = (): typeof pg => (driver ??= createRequire(import.meta.url)('pg') as typeof pg);
 
 /** True for the URLs that name a PostgreSQL store (everything else is a folder). */
 export function isPostgresUrl(s: string | undefined): s is string {
@@ -63,7 +68,7 @@ export function acquirePool(url: string): SharedPool {
   const target = targetOf(url);
   let p = pools.get(url);
   if (!p) {
-    const pool = new pg.Pool({
+    const pool = new (pgDriver().Pool)({
       connectionString: url,
       max: POOL_MAX,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,

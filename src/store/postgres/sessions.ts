@@ -7,9 +7,9 @@
 // batcher would otherwise drop the batch after three tries. A load first pushes the outbox out (a
 // resume must see everything written); when that is impossible it fails as "unreachable", which the
 // resilience loop treats like a network loss.
-import { foldSessionSummary } from '@anthropic-ai/claude-agent-sdk';
 import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '@anthropic-ai/claude-agent-sdk';
 import type pg from 'pg';
+import { loadFold } from '../fold.js';
 import { assertKeySegment, storeKeyOf } from '../keys.js';
 import { contextOfTail, parsed } from '../usage.js';
 import { PgStoreError, isConnectionLoss } from './errors.js';
@@ -189,7 +189,8 @@ export class PostgresSessionStore implements SessionStore {
         const prev: SessionSummaryEntry | undefined = s
           ? { sessionId, mtime: Number(s.mtime), data: JSON.parse(s.data) as Record<string, unknown> }
           : undefined;
-        const next = foldSessionSummary(
+        const fold = await loadFold();
+        const next = fold(
           prev,
           b.key,
           fresh.map((i) => b.entries[i]!),
