@@ -101,6 +101,17 @@ for (const lang of ['en', 'zh'] as const) {
     }
     assert.match(told[1]!, /- goal: goal must not be empty/);
     assert.doesNotMatch(told[3]!, /Not received|没有收下/);
+    // the schema the model reads is the real one: types, limits and the required fields
+    const tools = (sim.messageRequests().at(-1)!.body as { tools: { name: string; input_schema: Record<string, unknown> }[] }).tools;
+    const schema = tools.find((x) => x.name === 'mcp__human__submit_brief')!.input_schema as { required: string[]; properties: Record<string, unknown> };
+    assert.deepEqual(schema.required, ['goal', 'acceptance', 'boundaries', 'unknowns']);
+    assert.deepEqual(schema.properties.acceptance, {
+      ...(schema.properties.acceptance as object),
+      type: 'array',
+      minItems: 1,
+      items: { type: 'string', minLength: 1 },
+    });
+    assert.deepEqual(schema.properties.goal, { ...(schema.properties.goal as object), type: 'string', minLength: 1 });
     sim.assertNoUnexpected();
   });
 
