@@ -6,11 +6,13 @@
  * hides them. flower's own tools read as words, never as `mcp__human__…`.
  */
 import type { Lang } from '../config/index.js';
+import type { FieldIssue } from '../human/index.js';
 import type { FlowerEvent, StepResult } from '../runtime/index.js';
 import type { Writable } from './io.js';
 import { messages, stepLabel, type Messages } from './messages.js';
 import { Palette, type Role } from './screen/palette.js';
 import { commandLines, submissionLabel, toolLine } from './screen/names.js';
+import { clipWords, refusalLines } from './screen/refusal.js';
 import { screenTexts, type Outcome, type ScreenTexts } from './screen/texts.js';
 import { Screen } from './screen/tty.js';
 import { wrapBlock } from './screen/wrap.js';
@@ -27,6 +29,8 @@ export interface RendererOptions {
   screen?: Screen;
   /** the costs come from a scripted model (`flower demo`): every amount says so */
   simulated?: boolean;
+  /** the width a pipe was given (`COLUMNS`, src/cli/term.ts `wrapWidth`): lines wrap at it as on a terminal */
+  columns?: number;
 }
 
 export interface VerdictInfo {
@@ -68,6 +72,8 @@ export class Renderer {
   private tagShown = false;
   /** the verdict the screen showed last (outcome and pass count) */
   private lastVerdict = '';
+  /** rejections shown from the channel's typed event, whose tool results say nothing more */
+  private refusals = 0;
   /** questions already on screen (id and time asked) */
   private readonly shownAsks = new Set<string>();
 
@@ -81,7 +87,10 @@ export class Renderer {
     this.screen = o.screen ?? new Screen({ out, live: false });
     this.palette = new Palette(o.colour === true);
     this.simulated = o.simulated === true;
+    this.columns = o.columns ?? 0;
   }
+
+  private readonly columns: number;
 
   private readonly simulated: boolean;
 
@@ -91,12 +100,12 @@ export class Renderer {
   }
 
   get cols(): number {
-    return screenWidth(this.screen.cols);
+    return screenWidth(this.screen.live || !this.columns ? this.screen.cols : this.columns);
   }
 
-  /** Where lines wrap: the screen's width on a terminal; 0 (whole lines) in a pipe or a log file. */
-  private get wrapAt(): number {
-    return this.screen.live ? this.cols : 0;
+  /** Where lines wrap: the screen's width on a terminal or in a pipe told its width (COLUMNS); else 0 (whole lines). */
+  get wrapAt(): number {
+    return this.screen.live || this.columns ? this.cols : 0;
   }
 
   /** Message lines (may come from files or models): sanitized, wrapped under their mark, coloured by it. */
@@ -176,6 +185,7 @@ export class Renderer {
         if (p.kind === 'unverifiable') this.line(this.t.unverifiable(e.text));
         else if (p.kind === 'verdict') this.verdict(p);
         else if (p.kind === 'attempt' && isResult(p.result)) this.attempt(p.result);
+        else if (p.kind === 'rejected') this.refusal(p);
         return;
       case 'handoff':
         this.handoff(p);
@@ -224,7 +234,9 @@ export class Renderer {
     const tool = typeof p.tool_use_id === 'string' ? this.calls.get(p.tool_use_id) : undefined;
     const label = tool ? submissionLabel(tool, this.s) : null;
     if (label && p.is_error === true) {
-      this.say('error', 'x ', this.s.rejected(label, clean(e.text).split('\n').slice(0, 6).join(' ')));
+      // the channel's typed line said what was wrong; the model's explanation stays in the log
+      if (this.refusals > 0) this.refusals--;
+      else this.say('error', 'x ', this.s.rejected(label, clean(e.text).split('\n')[0] ?? ''));
       return;
     }
     if (this.level !== 'verbose') return;
@@ -233,6 +245,15 @@ export class Renderer {
       `${e.subagent ? '  | ' : ''}  ${p.is_error === true ? 'x' : '.'} `,
       e.text.split('\n')[0] ?? '',
     );
+  }
+
+  /** A submission the schema did not accept (the channel's typed event): one line naming each field. */
+  private refusal(p: Record<string, unknown>): void {
+    const kind = String(p.submission ?? '');
+    if (!(kind in this.s.docShort) || !Array.isArray(p.issues)) return;
+    const issues = (p.issues as FieldIssue[]).map((i) => ({ ...i, field: clean(String(i.field)), ...(i.allowed ? { allowed: i.allowed.map(clean) } : {}) }));
+    this.refusals++;
+    this.screen.print(refusalLines(kind as 'brief', issues, this.s, this.wrapAt).map((l) => this.palette.paint('warn', l)));
   }
 
   /** The handoff's phases: near the window, writing, and done (with the first line of each section). */
@@ -315,24 +336,25 @@ export class Renderer {
   /** A step's (or one attempt's) own line: done or failed — never "done" for a failure — with its cost. */
   result(r: StepResult): void {
     const head = r.ok ? this.t.done : this.t.failed;
-    const why = r.ok ? '' : ` · ${r.error ?? this.s.stepRejected}`;
     const secs = r.ended_at ? (Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000 : 0;
     const label = /#/.test(r.step) ? ` ${this.s.step(r.step)}` : '';
-    this.say(
-      r.ok ? 'ok' : 'error',
-      `${head.slice(0, 2)}`,
-      `${head.slice(2)}${label} · ${this.t.turns(r.num_turns)} · $${this.cost(r.cost_usd)} · ${clockDuration(secs)}${why}`,
-    );
+    const line = `${head.slice(2)}${label} · ${this.t.turns(r.num_turns)} · $${this.cost(r.cost_usd)} · ${clockDuration(secs)}`;
+    this.say(r.ok ? 'ok' : 'error', `${head.slice(0, 2)}`, r.ok ? line : this.withWhy(line, r.error ?? this.s.stepRejected));
   }
 
   /** An attempt that will be tried again (a rejected round): its cost, and why — not a final failure. */
   attempt(r: StepResult): void {
     const secs = r.ended_at ? (Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000 : 0;
-    this.say(
-      'warn',
-      '~ ',
-      `${this.s.notAccepted(this.s.step(r.step))} · ${this.t.turns(r.num_turns)} · $${this.cost(r.cost_usd)} · ${clockDuration(secs)}${r.error ? ` · ${r.error}` : ''}`,
-    );
+    const line = `${this.s.notAccepted(this.s.step(r.step))} · ${this.t.turns(r.num_turns)} · $${this.cost(r.cost_usd)} · ${clockDuration(secs)}`;
+    this.say('warn', '~ ', r.error ? this.withWhy(line, r.error) : line);
+  }
+
+  /**
+   * A line and why; where lines have a width, the reason within two of them (the rest is in the manifest
+   * and `flower log`): a short reason that says what to do stays whole, a wall of API text does not.
+   */
+  private withWhy(line: string, why: string): string {
+    return `${line} · ${this.wrapAt ? clipWords(why, Math.max(8, 2 * this.wrapAt - 4 - width(`${line} · `))) : why}`;
   }
 
   elapsed(): string {

@@ -27,7 +27,7 @@ import { colourEnabled } from './screen/palette.js';
 import { Screen } from './screen/tty.js';
 import { width } from './screen/wrap.js';
 import { rescueOnSignals } from './signals.js';
-import { money } from './term.js';
+import { money, wrapWidth } from './term.js';
 
 /** Redraw period of the live line: at least once a second while nothing else happens. */
 export const TICK_MS = 500;
@@ -82,13 +82,11 @@ export class TerminalSession {
       this.ui = new JsonRenderer(out, o.lang);
     } else {
       const outTty = out.isTTY === true;
-      const screen = new Screen({ out, live: outTty });
       this.ui = new Renderer(out, o.lang, {
-        verbose: o.g.verbose,
-        quiet: o.g.quiet === true,
-        simulated: o.g.simulated === true,
+        ...{ verbose: o.g.verbose, quiet: o.g.quiet === true, simulated: o.g.simulated === true },
         colour: colourEnabled(o.io.env, outTty),
-        screen,
+        screen: new Screen({ out, live: outTty }),
+        columns: outTty ? 0 : wrapWidth(out, o.io.env),
       });
     }
     // read first: a bad --notify stops here, before any work (exit 2)

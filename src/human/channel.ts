@@ -19,11 +19,12 @@ import { z } from 'zod';
 import { detectLang, type Lang } from '../config/index.js';
 import { ConfigError } from '../errors.js';
 import type { FlowerEvent } from '../runtime/events.js';
-import { askEvent, inboxText, mailEvent } from './events.js';
+import { askEvent, inboxText, mailEvent, rejectionEvent } from './events.js';
 import { askEntry, mailEntry, QaLog } from './log.js';
 import { Mailbox } from './mailbox.js';
 import { cleanOptions, pickOption } from './options.js';
 import { AskQueue, snapshot } from './pull.js';
+import type { FieldIssue } from './rejection.js';
 import { repliesFor, textsFor, type ChannelTexts } from './replies.js';
 import { checkOptions, DEFAULT_TIMEOUT_S, MAX_TIMER_MS, toolTimeoutMs } from './settings.js';
 import { submissionToolName, submissionTools, SUBMISSION_KINDS, type SubmissionDocs, type SubmissionKind } from './submissions.js';
@@ -74,6 +75,8 @@ export class HumanChannel {
   private readonly pull = new AskQueue((id) => this.waiting.has(id));
   private readonly submissionKinds = new Set<SubmissionKind>();
   private readonly submitted = new Map<SubmissionKind, SubmissionDocs[SubmissionKind]>();
+  /** the fields the last rejected submission of each kind got wrong (cleared when one is kept) */
+  private readonly rejections = new Map<SubmissionKind, FieldIssue[]>();
   /** verdicts are held against the frozen goal as they arrive (set by the judge gate before each judge) */
   readonly verdictReviewer: VerdictReviewer;
   private counter = 0;
@@ -119,8 +122,15 @@ export class HumanChannel {
       tool('inbox', this.texts.inboxTool, {}, async () => reply(inboxText(this.texts, this.deliver(), this.amendPath))),
       ...submissionTools(
         this.submissionKinds,
-        (kind, doc) => {
-          this.submitted.set(kind, doc);
+        {
+          keep: (kind, doc) => {
+            this.submitted.set(kind, doc);
+            this.rejections.delete(kind);
+          },
+          reject: (kind, issues) => {
+            this.rejections.set(kind, issues);
+            this.emit(rejectionEvent(kind, issues));
+          },
         },
         this.lang,
         { verdict: () => this.verdictReviewer.review },
@@ -155,6 +165,13 @@ export class HumanChannel {
     const doc = this.submitted.get(kind);
     this.submitted.delete(kind);
     return (doc as SubmissionDocs[K] | undefined) ?? null;
+  }
+
+  /** What the latest rejected `submit_<kind>` got wrong, when none was kept after it; taking clears it. */
+  takeRejection(kind: SubmissionKind): FieldIssue[] | null {
+    const issues = this.rejections.get(kind);
+    this.rejections.delete(kind);
+    return issues ?? null;
   }
 
   private replyFor(r: AskResult): string {

@@ -1,7 +1,9 @@
 /**
- * What the channel tells its UIs (an `ask` or `mail` event per change) and the inbox tool's reply text.
+ * What the channel tells its UIs (an `ask` or `mail` event per change, a `task` event of kind
+ * `rejected` per submission the schema did not accept) and the inbox tool's reply text.
  */
 import { event, type FlowerEvent } from '../runtime/events.js';
+import { issueSummary, type FieldIssue } from './rejection.js';
 import type { ChannelTexts } from './replies.js';
 import type { Ask, Mail } from './types.js';
 
@@ -31,6 +33,11 @@ export function mailEvent(m: Mail): FlowerEvent {
     delivered_at: m.delivered_at,
     via: m.via ?? null,
   });
+}
+
+/** A rejected submission: the typed issues ride in the payload (`issues`), the text is for logs. */
+export function rejectionEvent(kind: string, issues: readonly FieldIssue[]): FlowerEvent {
+  return event('task', `submit_${kind} not accepted: ${issueSummary(issues)}`, { kind: 'rejected', submission: kind, issues: issues.map((i) => ({ ...i })) });
 }
 
 export function inboxText(t: ChannelTexts, mails: Mail[], amendPath: string | undefined): string {

@@ -9,6 +9,8 @@ export { cleanOptions, pickOption, asciiDigits } from './options.js';
 export type { Pick as OptionPick } from './options.js';
 export { SUBMISSION_KINDS, submissionToolName } from './submissions.js';
 export type { SubmissionKind, SubmissionDocs } from './submissions.js';
+export { explain, fieldIssues, issueSummary } from './rejection.js';
+export type { FieldIssue, RejectReason } from './rejection.js';
 export { routeLine, renderAsk, renderSettled, renderMail, inputHint, interactiveTimeout } from './terminal.js';
 export type { Route } from './terminal.js';
 export { InboxWatcher } from './remote.js';

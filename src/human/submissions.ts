@@ -1,9 +1,10 @@
 /**
  * submit_brief / submit_goal / submit_verdict / submit_handoff: the documents as schema-checked tool
  * calls on the `human` server, so a role fills fields instead of writing markdown whose headings we
- * must guess (clarify-goal §5). The SDK validates the input against the zod shape before the handler
- * runs; the handler parses once more (the shapes trim, and an SDK that passed raw arguments must not
- * smuggle an unchecked document in), converts, and keeps the latest document of each kind.
+ * must guess (clarify-goal §5). The MCP server is given the wire schema (src/human/rejection.ts): the
+ * model reads the real JSON Schema, and the one parse is the handler's, so a document that does not
+ * fit comes back as typed issues (`{ field, reason }`, to `reject`) and as the whole explanation to the
+ * model; one that fits is converted and the latest of each kind kept.
  */
 import { tool, type AnyZodRawShape, type SdkMcpToolDefinition } from '@anthropic-ai/claude-agent-sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -25,6 +26,7 @@ import {
   type Handoff,
   type Verdict,
 } from '../docs/index.js';
+import { explain, fieldIssues, wireSchema, type FieldIssue } from './rejection.js';
 
 export const SUBMISSION_KINDS = ['brief', 'goal', 'verdict', 'handoff'] as const;
 export type SubmissionKind = (typeof SUBMISSION_KINDS)[number];
@@ -77,12 +79,9 @@ function lineCount(text: string): number {
 
 const text = (t: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: t }], ...(isError ? { isError: true } : {}) });
 
-function problems(error: z.ZodError, lang: Lang): string {
-  const lines = error.issues.map((i) => `- ${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`);
-  return `${lang === 'zh' ? '没有收下,缺少或不合格的字段:' : 'Not received; missing or invalid fields:'}\n${lines.join('\n')}`;
-}
-
 export type Keep = <K extends SubmissionKind>(kind: K, doc: SubmissionDocs[K]) => void;
+/** A submission the schema did not accept: its fields and reasons, typed (the model gets `explain`). */
+export type Reject = (kind: SubmissionKind, issues: FieldIssue[]) => void;
 
 /**
  * A second look at a parsed document before it is kept (the verdict against the frozen goal): the
@@ -91,18 +90,29 @@ export type Keep = <K extends SubmissionKind>(kind: K, doc: SubmissionDocs[K]) =
 export type Review<K extends SubmissionKind> = (doc: SubmissionDocs[K]) => { doc: SubmissionDocs[K]; say?: string; isError?: boolean };
 export type Reviews = { [K in SubmissionKind]?: () => Review<K> | undefined };
 
+/** Where a submission goes: kept when it parses, its issues reported when it does not. */
+export interface Sinks {
+  keep: Keep;
+  reject?: Reject | undefined;
+}
+
 /** Parse → convert → review → keep → say so; anything that does not parse is answered, never thrown. */
 function accept<K extends SubmissionKind, S extends z.ZodType>(
   kind: K,
   schema: S,
   convert: (x: z.infer<S>) => SubmissionDocs[K],
-  keep: Keep,
+  sinks: Sinks,
   lang: Lang,
   review?: () => Review<K> | undefined,
 ): (args: unknown) => Promise<CallToolResult> {
+  const { keep, reject } = sinks;
   return async (args) => {
     const parsed = schema.safeParse(args);
-    if (!parsed.success) return text(problems(parsed.error, lang), true);
+    if (!parsed.success) {
+      const issues = fieldIssues(parsed.error, args);
+      reject?.(kind, issues);
+      return text(explain(issues, lang), true);
+    }
     const converted = convert(parsed.data);
     const r = review?.()?.(converted);
     const doc = r?.doc ?? converted;
@@ -115,24 +125,28 @@ function accept<K extends SubmissionKind, S extends z.ZodType>(
 // The handlers take `unknown` and parse themselves, so nothing relies on the specific argument type.
 export type AnyToolDefinition = SdkMcpToolDefinition<AnyZodRawShape>;
 
-export function submissionTools(kinds: Iterable<SubmissionKind>, keep: Keep, lang: Lang, reviews: Reviews = {}): AnyToolDefinition[] {
+/** The SDK's raw-shape type over the wire schema (src/human/rejection.ts says why the cast holds). */
+const wire = (shape: z.ZodRawShape): AnyZodRawShape => wireSchema(shape) as unknown as AnyZodRawShape;
+
+export function submissionTools(kinds: Iterable<SubmissionKind>, keep: Sinks, lang: Lang, reviews: Reviews = {}): AnyToolDefinition[] {
   const d = DESCRIBE[lang];
   const make: { [K in SubmissionKind]: () => AnyToolDefinition } = {
     brief: () =>
-      tool<AnyZodRawShape>(submissionToolName('brief'), d.brief, submitBriefShape, accept('brief', submitBriefSchema, fromSubmission.brief, keep, lang)),
-    goal: () => tool<AnyZodRawShape>(submissionToolName('goal'), d.goal, submitGoalShape, accept('goal', submitGoalSchema, fromSubmission.goal, keep, lang)),
+      tool<AnyZodRawShape>(submissionToolName('brief'), d.brief, wire(submitBriefShape), accept('brief', submitBriefSchema, fromSubmission.brief, keep, lang)),
+    goal: () =>
+      tool<AnyZodRawShape>(submissionToolName('goal'), d.goal, wire(submitGoalShape), accept('goal', submitGoalSchema, fromSubmission.goal, keep, lang)),
     verdict: () =>
       tool<AnyZodRawShape>(
         submissionToolName('verdict'),
         d.verdict,
-        submitVerdictShape,
+        wire(submitVerdictShape),
         accept('verdict', submitVerdictSchema, fromSubmission.verdict, keep, lang, reviews.verdict),
       ),
     handoff: () =>
       tool<AnyZodRawShape>(
         submissionToolName('handoff'),
         d.handoff,
-        submitHandoffShape,
+        wire(submitHandoffShape),
         accept('handoff', submitHandoffSchema, (x) => fromSubmission.handoff(x), keep, lang),
       ),
   };

@@ -204,7 +204,8 @@ export function fatalLine(f: StepFailure, model?: string): string {
     case 'config':
       if (/no conversation found/i.test(m)) return `${m} — \`flower log\` lists the sessions this run dir holds`;
       if (isModelNotFound(f))
-        return `${m} — the endpoint does not serve the model${model ? ` '${model}'` : ''}: run \`flower setup\` to pick one it serves (or check ANTHROPIC_MODEL, and ANTHROPIC_BASE_URL: the gateway root, without /v1)`;
+        // what to do first: a narrow screen clips a long reason at its end (src/cli/ending.ts), and the API's text can be long
+        return `the endpoint does not serve the model${model ? ` '${model}'` : ''}: run \`flower setup\` to pick one it serves (or check ANTHROPIC_MODEL, and ANTHROPIC_BASE_URL: the gateway root, without /v1) — ${m}`;
       return /not.?found/i.test(m) ? `${m} — check ANTHROPIC_BASE_URL (the gateway root, without /v1) and the model name (ANTHROPIC_MODEL)` : m;
     case 'budget':
       // the run's own cap (limits.ts) already says what was spent and how to go on

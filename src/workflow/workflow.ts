@@ -180,22 +180,9 @@ export class Workflow {
     stop?: AbortSignal,
   ): Promise<{ result: StepResult; passed: boolean; why: string; stopped?: boolean }> {
     let resume = carried;
-    // flower's own submit tools answer a schema violation with an error result: remembered, because
-    // it is the reason the gate will find no document
-    const calls = new Map<string, string>();
-    let rejected = '';
-    const sink: EventSink = (e: FlowerEvent) => {
-      if (e.kind === 'tool_call' && typeof e.payload.id === 'string' && e.tool) calls.set(e.payload.id, e.tool);
-      if (e.kind === 'tool_result' && e.payload.is_error === true && typeof e.payload.tool_use_id === 'string') {
-        const tool = calls.get(e.payload.tool_use_id) ?? '';
-        const m = /^mcp__[^_]+(?:_[^_]+)*__(submit_\w+)$/.exec(tool);
-        if (m) rejected = `${m[1]} was rejected: ${e.text.replace(/\s+/g, ' ').trim().slice(0, 300)}`;
-      }
-      onEvent?.(e);
-    };
     const reasonOf = (r: StepResult): string => {
       const gateWhy = typeof ctx._rejected === 'string' && ctx._rejected ? ctx._rejected : 'the result did not pass its check';
-      return r.ok ? [gateWhy, rejected].filter(Boolean).join('; ') : (r.error ?? 'failed');
+      return r.ok ? gateWhy : (r.error ?? 'failed');
     };
     let fork = step.fork && resume !== undefined;
     let prompt = await step.render(ctx, resume !== undefined);
@@ -214,7 +201,7 @@ export class Workflow {
           stepName: label,
           ...(resume ? { resume } : {}),
           ...(fork ? { fork: true } : {}),
-          onEvent: sink,
+          onEvent: (e: FlowerEvent) => onEvent?.(e),
         });
       } finally {
         rt.onSession = prev;

@@ -270,7 +270,7 @@ test('a clarify whose brief is rejected by the schema: no "done", one stderr lin
   const p = project('nobrief');
   sim.reset();
   sim.enqueue(
-    // acceptance must hold at least one line: the SDK refuses this call before flower sees it
+    // acceptance must hold at least one line: the handler's parse refuses it, with typed issues
     { type: 'tool_use', match: clarifierReq, name: 'mcp__human__submit_brief', input: { goal: 'g', acceptance: [], boundaries: ['b'], unknowns: ['u'] } },
     { type: 'text', match: clarifierReq, text: 'I tried to submit the brief.' },
   );
@@ -278,15 +278,23 @@ test('a clarify whose brief is rejected by the schema: no "done", one stderr lin
   const r = await cli(['-w', p.ws, '-r', p.runs, 'do it'], { cwd: p.dir, env: testEnv(p, sim.url) });
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.doesNotMatch(r.stdout, /\+ done/, 'no done line');
-  assert.match(r.stdout, /^x the brief was rejected: /m, 'the rejection is on screen in words');
+  assert.match(r.stdout, /^~ brief not accepted: acceptance — needs at least one item$/m, 'the rejection is on screen in words');
   assert.match(r.stdout, /^x failed · \d+ turns · \$[\d.]+ · \d+:\d\d · no complete brief \(missing: /m);
   const lines = r.stderr.trim().split('\n');
   assert.equal(lines.length, 1, r.stderr);
-  assert.match(lines[0]!, /^x step '确认需求' failed: no complete brief \(missing: [^)]+\); submit_brief was rejected: .+ — run `flower` here to continue$/);
+  // a pipe keeps the line whole (no width to keep to); no JSON in it
+  assert.match(
+    lines[0]!,
+    /^x step '确认需求' failed: no complete brief \(missing: [^)]+\); submit_brief not accepted: acceptance: empty list — run `flower` here to continue$/,
+  );
   const rows = readJson<{ step: string; ok: boolean; error: string | null }[]>(path.join(p.runs, 'manifest.json'));
   const row = rows.find((x) => x.step === '确认需求')!;
   assert.equal(row.ok, false);
-  assert.match(row.error ?? '', /no complete brief/);
+  assert.match(
+    row.error ?? '',
+    /no complete brief \(missing: [^)]+\); submit_brief not accepted: acceptance: empty list$/,
+    'the whole reason stays in the row',
+  );
   sim.assertNoUnexpected();
 });
 

@@ -3,6 +3,7 @@
  * live line and the input prompt. (messages.ts keeps the older lines; these are the screen's own.)
  */
 import type { Lang } from '../../config/index.js';
+import type { RejectReason } from '../../human/index.js';
 import { stepLabel } from '../../state/index.js';
 
 export type Outcome = 'achieved' | 'not_yet' | 'unreachable' | '';
@@ -17,6 +18,23 @@ const zh = {
   plan: (n: number) => `更新了计划(${n} 项)`,
   rejected: (what: string, why: string) => `${what}被退回:${why}`,
   docName: { brief: '需求确认书', goal: '目标', verdict: '判定', handoff: '交接书' } as Record<'brief' | 'goal' | 'verdict' | 'handoff', string>,
+  docShort: { brief: '需求确认书', goal: '目标', verdict: '判定', handoff: '交接书' } as Record<'brief' | 'goal' | 'verdict' | 'handoff', string>,
+  refused: (what: string, list: string) => `${what}没收下:${list}`,
+  issueSep: '; ',
+  reason: {
+    required: '缺了',
+    expected_list: '应为列表',
+    expected_text: '应为文字',
+    expected_object: '应为对象',
+    expected_boolean: '应为 true 或 false',
+    expected_number: '应为数字',
+    empty: '不能为空',
+    empty_list: '至少要一条',
+    not_allowed: '取值不对',
+    invalid: '不合格',
+  } as Record<RejectReason, string>,
+  oneOf: (xs: readonly string[]) => `只能是 ${xs.join(' / ')}`,
+  seeLog: '(详见 flower log)',
   outcome: { achieved: '达成', not_yet: '未达成', unreachable: '无法达成', '': '没有明确结论' } as Record<Outcome, string>,
   verdict: (o: string, passed: number, total: number) => `判定:${o}${total ? ` — ${passed}/${total} 条通过` : ''}`,
   verdictWord: '判定',
@@ -52,6 +70,23 @@ const en: Catalog = {
   plan: (n: number) => `updated the plan (${n} items)`,
   rejected: (what: string, why: string) => `${what} was rejected: ${why}`,
   docName: { brief: 'the brief', goal: 'the goal', verdict: 'the verdict', handoff: 'the handoff' },
+  docShort: { brief: 'brief', goal: 'goal', verdict: 'verdict', handoff: 'handoff' },
+  refused: (what: string, list: string) => `${what} not accepted: ${list}`,
+  issueSep: '; ',
+  reason: {
+    required: 'required',
+    expected_list: 'expected a list',
+    expected_text: 'expected text',
+    expected_object: 'expected an object',
+    expected_boolean: 'expected true or false',
+    expected_number: 'expected a number',
+    empty: 'empty',
+    empty_list: 'needs at least one item',
+    not_allowed: 'not an allowed value',
+    invalid: 'invalid',
+  },
+  oneOf: (xs: readonly string[]) => `one of ${xs.join(' / ')}`,
+  seeLog: '(more: flower log)',
   outcome: { achieved: 'achieved', not_yet: 'not yet', unreachable: 'unreachable', '': 'no clear verdict' },
   verdict: (o: string, passed: number, total: number) => `verdict: ${o}${total ? ` — ${passed}/${total} checks` : ''}`,
   verdictWord: 'verdict',

@@ -9,6 +9,7 @@
 import type { McpServerConfig } from '@anthropic-ai/claude-agent-sdk';
 import type { Lang } from '../../config/index.js';
 import { Brief, Goal, type Verdict, type Written } from '../../docs/index.js';
+import { issueSummary, type FieldIssue } from '../../human/index.js';
 import { clarifier, judge } from '../../roles/index.js';
 import { event, type AgentSpec } from '../../runtime/index.js';
 import type { WorkflowContext } from '../context.js';
@@ -32,8 +33,17 @@ export interface FlowChannel {
   takeSubmission(kind: 'brief'): Brief | null;
   takeSubmission(kind: 'goal'): Goal | null;
   takeSubmission(kind: 'verdict'): Verdict | null;
+  /** what the latest rejected submission of a kind got wrong, typed (HumanChannel has it) */
+  takeRejection?(kind: Submission): readonly FieldIssue[] | null;
   /** holds each submitted verdict against the frozen goal's checks as it arrives (HumanChannel has it) */
   readonly verdictReviewer?: { expect(checks: readonly string[]): void };
+}
+
+/** A gate's reason with what the last rejected `submit_<kind>` got wrong; taken either way, so a later round never reads it. */
+function withRefusal(channel: FlowChannel, kind: Submission, why: string | null): string {
+  const issues = channel.takeRejection?.(kind) ?? null;
+  if (why === null) return '';
+  return issues?.length ? `${why}; submit_${kind} not accepted: ${issueSummary(issues)}` : why;
 }
 
 function hydrateBrief(ctx: WorkflowContext, name: string, b: Brief): void {
@@ -106,9 +116,10 @@ export function clarifyStep(
     },
     gate: (r, ctx) => {
       const b = channel.takeSubmission('brief') ?? Brief.parse(r.text);
+      const why = withRefusal(channel, 'brief', b.complete() ? null : `no complete brief (missing: ${b.missing().join(', ')})`);
       if (!b.complete()) {
         ctx[MISSING_KEY] = b.missing();
-        ctx._rejected = `no complete brief (missing: ${b.missing().join(', ')})`;
+        ctx._rejected = why;
         return false;
       }
       keptAside(ctx, b.write(o.briefPath));
@@ -151,8 +162,9 @@ export function goalStep(spec: AgentSpec | null | undefined, channel: FlowChanne
     },
     gate: (r, ctx) => {
       const g = channel.takeSubmission('goal') ?? Goal.parse(r.text);
+      const why = withRefusal(channel, 'goal', g.complete() ? null : 'no complete goal (a statement and at least one check)');
       if (!g.complete()) {
-        ctx._rejected = 'no complete goal (a statement and at least one check)';
+        ctx._rejected = why;
         return false;
       }
       keptAside(ctx, g.write(o.goalPath));
