@@ -6,15 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { ROOT, readJson, startCli, until, type Project } from '../helpers/e2e.js';
 import { copyRuns, FIRST, firstFlow, WAKE, wakeFlow, type FlowRun } from './fixture.js';
+import { CHROMIUM, launchBrowser } from '../helpers/chromium.js';
 
-const CHROMIUM = [process.env.FLOWER_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((f): f is string => !!f && fs.existsSync(f));
 if (!CHROMIUM) {
   process.stderr.write(
     '\n########## SKIPPED: the browser tests of `flower ui` — no Chromium at /usr/bin/chromium (apt-get install -y chromium, or set FLOWER_CHROMIUM) ##########\n\n',
@@ -55,22 +54,7 @@ before(async () => {
   if (!CHROMIUM) return;
   sim = await startSim({ port: 0, onUnexpected: 'error' });
   ({ p, run: first } = await firstFlow(sim, 'ui-browser'));
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1200, height: 900 },
-  });
+  ({ browser, profile } = await launchBrowser({ width: 1200, height: 900 }));
 });
 
 after(async () => {

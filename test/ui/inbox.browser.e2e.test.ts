@@ -6,14 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { startSim, type Sim, type SimItem } from '../../src/sim/index.js';
 import { project, readJson, startCli, testEnv, until, type Project } from '../helpers/e2e.js';
+import { CHROMIUM, launchBrowser } from '../helpers/chromium.js';
 
-const CHROMIUM = [process.env.FLOWER_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((f): f is string => !!f && fs.existsSync(f));
 if (!CHROMIUM) process.stderr.write('\n########## SKIPPED: answering from `flower ui` in a browser — no Chromium at /usr/bin/chromium ##########\n\n');
 
 let sim: Sim;
@@ -24,12 +23,7 @@ const children: Array<{ kill: () => void; done: Promise<unknown> }> = [];
 before(async () => {
   sim = await startSim({ port: 0, onUnexpected: 'error' });
   if (!CHROMIUM) return;
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  ({ browser, profile } = await launchBrowser());
 });
 after(async () => {
   await browser?.close();

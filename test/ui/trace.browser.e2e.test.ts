@@ -8,15 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { ROOT, readJson, startCli, until, type Project } from '../helpers/e2e.js';
 import { CHANGED_LINE, firstFlow, traceWakeFlow } from './fixture.js';
+import { CHROMIUM, launchBrowser } from '../helpers/chromium.js';
 
-const CHROMIUM = [process.env.FLOWER_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((f): f is string => !!f && fs.existsSync(f));
 if (!CHROMIUM) {
   process.stderr.write(
     '\n########## SKIPPED: the trace browser tests of `flower ui` — no Chromium at /usr/bin/chromium (apt-get install -y chromium, or set FLOWER_CHROMIUM) ##########\n\n',
@@ -53,13 +52,7 @@ before(async () => {
   });
   await until('the ui URL on stdout', () => out.includes('\n'), 30_000);
   url = out.split('\n')[0]!;
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1200, height: 900 },
-  });
+  ({ browser, profile } = await launchBrowser({ width: 1200, height: 900 }));
 });
 
 after(async () => {
