@@ -6,11 +6,10 @@
  * (the clarifier reads the web): without the network they are taken out and denied (`sessionToolsForNet`).
  */
 import type { AgentDefinition } from '@anthropic-ai/claude-agent-sdk';
+import { DEFAULT_WORKER_TOOLS as DEFAULT_TOOLS } from './allowlist.js';
 import type { NetPolicy } from './sandbox.js';
 
 export const WEB_TOOLS: readonly string[] = Object.freeze(['WebFetch', 'WebSearch']);
-/** The worker's tools when it lists none (the allowlist's default, guards/allowlist.ts). */
-const DEFAULT_TOOLS: readonly string[] = ['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep'];
 
 /** Like ISOLATED (guards/isolate.ts): a symbol-keyed mark, copied by spread, dropped by JSON. */
 export const WEB: unique symbol = Symbol.for('flower.web') as never;

@@ -8,6 +8,7 @@ import { detectLang, type Lang } from '../config/lang.js';
 import { ConfigError } from '../errors.js';
 import { isolated } from '../guards/isolate.js';
 import { WEB_TOOLS, withWeb } from '../guards/web.js';
+import { DEFAULT_WORKER_TOOLS } from '../guards/allowlist.js';
 import { withSkills, type SkillSelection } from '../skills/index.js';
 import { AgentSpec, type McpServerSource } from '../runtime/spec.js';
 import { CLARIFIER_RULES, COORDINATOR_RULES, JUDGE_RULES, ORACLE_RULES, WORKER_RULES, type RuleText } from './rules.js';
@@ -23,7 +24,8 @@ export interface RoleChannel {
 
 export const READ_TOOLS: readonly string[] = Object.freeze(['Read', 'Glob', 'Grep']);
 export { WEB_TOOLS };
-export const WORKER_TOOLS: readonly string[] = Object.freeze(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']);
+/** A worker's tools when it names none: the allowlist's default (guards/allowlist.ts), one list. */
+export const WORKER_TOOLS: readonly string[] = DEFAULT_WORKER_TOOLS;
 /** Gone from the session entirely for roles that must not act: cheaper than a denial, and no temptation. */
 const ACTING_TOOLS: readonly string[] = Object.freeze(['Write', 'Edit', 'NotebookEdit', 'Bash', 'Agent', 'TodoWrite']);
 /**
