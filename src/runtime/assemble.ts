@@ -90,7 +90,8 @@ export function assembleAttempt(b: AttemptBase, a: AttemptInput): Assembled {
       lang: b.lang,
       paths: b.floor.wall,
       trustedServers: inProcessServers(spec),
-      secrets: (main: boolean) => (main ? secrets.main : secrets.all),
+      // no secret to replace (and no spill): no output hook, so no round trip to flower after every tool call
+      ...(secrets.main.length || secrets.all.length ? { secrets: (main: boolean) => (main ? secrets.main : secrets.all) } : {}),
       wrapGlances: nested,
       ...(onEvent
         ? {
