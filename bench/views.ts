@@ -1,7 +1,7 @@
 // Bench for the resume views: plain SqliteSessionStore.load() vs ViewedStore.load() with every view on
 // (expire, trim with a spill writer into a temp workspace, prune) over the same 100k-entry session.
 // Run: node --import tsx bench/views.ts [entries=100000] [runs=7]
-// Goal: the viewed load costs <= 2x the plain load (the view is paid on every resume).
+// Goal (issue 24): the viewed load costs <= 1.2x the plain load (the view is paid on every resume).
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { SqliteSessionStore, ViewedStore, trimReport, views, type ViewPolicy, ty
 import { argInt, fmtMs, fmtRatio, isMain, median, table, timed, type BenchRow } from './measure.js';
 import { KEY, makeTranscript } from './transcript.js';
 
-const GOAL = 2;
+const GOAL = 1.2;
 const ALL_ON: ViewPolicy = { trim: true, ephemeral: true, keepDenials: 1 };
 
 export interface ViewsBenchOptions {
@@ -92,7 +92,7 @@ export async function main(o: ViewsBenchOptions = {}): Promise<BenchRow[]> {
     log(`ViewedStore.load(), spill files present  median ${fmtMs(w)}  ratio ${fmtRatio(w / base)}  (runs: ${warmed.map(Math.round).join(', ')})`);
     log(
       `views() alone, in memory, no-op spill    median ${fmtMs(median(compute))}  ratio ${fmtRatio(median(compute) / base)}` +
-        ` — so writing ${report!.trimmed} spill files (fsync each) costs ≈ ${fmtMs(c - w)} on a first resume`,
+        ` — so writing ${report!.trimmed} spill files (no fsync: they are remade from sessions.db) costs ≈ ${fmtMs(c - w)} on a first resume`,
     );
     return [
       {

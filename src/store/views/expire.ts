@@ -55,7 +55,7 @@ export function expireWork(w: Work, opts: ExpireOptions = {}): ViewReport {
   // tool_use_id → command, for ephemeral Bash calls only (the verdict is cached per command text)
   const commands = new Map<string, string>();
   const verdicts = new Map<string, boolean>();
-  for (let i = 0; i < w.entries.length; i++) {
+  for (const i of w.tools) {
     if (w.type[i] !== 'assistant') continue;
     for (const b of w.blocks[i] ?? []) {
       if (!isToolUse(b) || b.name !== 'Bash' || !isRecord(b.input) || typeof b.input.command !== 'string') continue;
@@ -68,7 +68,7 @@ export function expireWork(w: Work, opts: ExpireOptions = {}): ViewReport {
   if (commands.size <= keepRecent) return report;
 
   const found: Array<{ at: number; block: number; command: string; chars: number }> = [];
-  for (let at = 0; at < w.entries.length; at++) {
+  for (const at of w.tools) {
     if (w.type[at] !== 'user') continue;
     const blocks = w.blocks[at];
     if (!blocks) continue;

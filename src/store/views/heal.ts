@@ -30,11 +30,11 @@ export interface HealPlan {
 export function planHeals(w: Work, skip: ReadonlySet<string>): HealPlan {
   const plan: HealPlan = { heals: new Map(), repoint: new Map(), healed: 0 };
   const answered = new Set<string>();
-  for (let i = 0; i < w.entries.length; i++) {
+  for (const i of w.tools) {
     if (w.type[i] !== 'user' || skip.has(w.uuid[i] ?? '')) continue;
     for (const b of w.blocks[i] ?? []) if (isToolResult(b)) answered.add(b.tool_use_id);
   }
-  for (let at = 0; at < w.entries.length; at++) {
+  for (const at of w.tools) {
     const owner = w.uuid[at];
     if (w.type[at] !== 'assistant' || owner === undefined || skip.has(owner)) continue;
     let orphans: string[] | undefined;

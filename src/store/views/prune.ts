@@ -48,7 +48,8 @@ const chars = (blocks: readonly Block[]): number => blocks.reduce((n, b) => n + 
 /** The tool_use ids of denied calls, oldest first; only error results count when an entry holds several. */
 function deniedCalls(w: Work, drop: ReadonlySet<string>): string[] {
   const ids: string[] = [];
-  for (let i = 0; i < w.entries.length; i++) {
+  // an entry without tool results names no call, denied or not
+  for (const i of w.tools) {
     if (w.type[i] !== 'user' || drop.has(w.uuid[i] ?? '') || !isDenialEntry(w.entries[i]!, w.blocks[i])) continue;
     const results = (w.blocks[i] ?? []).filter(isToolResult);
     const failed = results.filter((b) => b.is_error === true);
@@ -77,7 +78,7 @@ export function pruneWork(w: Work, opts: PruneOptions = {}): ViewResult {
   const gone = new Set(denied.slice(0, Math.max(0, denied.length - keepDenials)));
   report.denials = gone.size;
   if (gone.size > 0) {
-    for (let i = 0; i < n; i++) {
+    for (const i of w.tools) {
       const blocks = w.blocks[i];
       const u = w.uuid[i];
       if (!blocks || (u !== undefined && drop.has(u))) continue;
@@ -95,7 +96,7 @@ export function pruneWork(w: Work, opts: PruneOptions = {}): ViewResult {
   }
 
   if (neutralizeInterrupts) {
-    for (let i = 0; i < n; i++) {
+    for (const i of w.tools) {
       const blocks = w.type[i] === 'user' ? w.blocks[i] : undefined;
       if (!blocks || drop.has(w.uuid[i] ?? '')) continue;
       const e = w.entries[i]!;

@@ -69,7 +69,7 @@ interface Ancestry {
 }
 
 function ancestry(w: Work, drop: ReadonlySet<string>, heals: ReadonlyMap<number, Entry>, repoint: ReadonlyMap<string, string>): Ancestry {
-  const droppedParent = droppedParents(w, drop);
+  const { droppedParent, before } = droppedParents(w, drop);
   let known: Set<string> | undefined; // built on the first question: most views never ask
   const isKnown = (u: string): boolean => {
     if (!known) {
@@ -88,8 +88,12 @@ function ancestry(w: Work, drop: ReadonlySet<string>, heals: ReadonlyMap<number,
     let answer: Target | undefined;
     while (answer === undefined) {
       if (cur === null) answer = null;
-      else if (!drop.has(cur)) answer = isKnown(cur) ? (repoint.get(cur) ?? cur) : LOST;
-      else if (memo.has(cur)) answer = memo.get(cur)!;
+      else if (!drop.has(cur)) {
+        // a dropped entry's parent is almost always the entry just before it: known without the set
+        const from = walked[walked.length - 1];
+        const known = from !== undefined && before.get(from) === cur;
+        answer = known || isKnown(cur) ? (repoint.get(cur) ?? cur) : LOST;
+      } else if (memo.has(cur)) answer = memo.get(cur)!;
       else if (seen.has(cur) || !droppedParent.has(cur))
         answer = LOST; // a cycle, or a dropped uuid not in the list
       else {
@@ -104,18 +108,26 @@ function ancestry(w: Work, drop: ReadonlySet<string>, heals: ReadonlyMap<number,
   return { drop, repoint, isKnown, resolve };
 }
 
-/** Each dropped entry's own parent (null for a root or a malformed pointer). */
-function droppedParents(w: Work, drop: ReadonlySet<string>): Map<string, string | null> {
-  const out = new Map<string, string | null>();
-  if (drop.size === 0) return out;
+/**
+ * Each dropped entry's own parent (null for a root or a malformed pointer), and the uuid of the entry
+ * just before it in input order (an entry that exists, so its parent needs no lookup when it is that one).
+ */
+function droppedParents(w: Work, drop: ReadonlySet<string>): { droppedParent: Map<string, string | null>; before: Map<string, string> } {
+  const droppedParent = new Map<string, string | null>();
+  const before = new Map<string, string>();
+  if (drop.size === 0) return { droppedParent, before };
+  let previous: string | undefined;
   for (let i = 0; i < w.entries.length; i++) {
     const u = w.uuid[i];
-    if (u !== undefined && drop.has(u)) {
+    if (u === undefined) continue;
+    if (drop.has(u)) {
       const p = w.entries[i]!.parentUuid;
-      out.set(u, typeof p === 'string' ? p : null);
+      droppedParent.set(u, typeof p === 'string' ? p : null);
+      if (previous !== undefined) before.set(u, previous);
     }
+    previous = u;
   }
-  return out;
+  return { droppedParent, before };
 }
 
 /**

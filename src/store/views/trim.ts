@@ -32,7 +32,7 @@ export function trimWork(w: Work, opts: TrimOptions): ViewReport {
   const minChars = opts.minChars ?? 2000;
   const report = emptyReport();
   const found: Array<{ at: number; block: number; text: string }> = [];
-  for (let at = 0; at < w.entries.length; at++) {
+  for (const at of w.tools) {
     const blocks = w.type[at] === 'user' ? w.blocks[at] : undefined;
     if (!blocks) continue;
     for (let block = 0; block < blocks.length; block++) {

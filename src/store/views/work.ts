@@ -2,13 +2,19 @@
 // read on them is a slow (megamorphic) lookup; reading `type`, `uuid` and the content blocks once into
 // parallel arrays keeps 100k-entry sessions far under a second. Only our own arrays are ever written.
 
-import { type Block, type Entry, blocksOf, uuidOf, withBlocks } from './entry.js';
+import { type Block, type Entry, blocksOf, isToolResult, isToolUse, uuidOf, withBlocks } from './entry.js';
 
 export interface Work {
   entries: Entry[];
   type: string[];
   uuid: Array<string | undefined>;
   blocks: Array<readonly Block[] | undefined>;
+  /**
+   * Indices (ascending) of the entries whose blocks hold a tool_use or tool_result when the work was
+   * made: the only ones a view that acts on tool calls has to look at (views only ever remove or
+   * rewrite blocks, so no other entry gains one). Most entries are text, attachments or bookkeeping.
+   */
+  tools: number[];
 }
 
 export function makeWork(entries: readonly Entry[]): Work {
@@ -18,12 +24,16 @@ export function makeWork(entries: readonly Entry[]): Work {
     type: new Array<string>(n),
     uuid: new Array<string | undefined>(n),
     blocks: new Array<readonly Block[] | undefined>(n),
+    tools: [],
   };
   for (let i = 0; i < n; i++) {
     const e = entries[i]!;
-    w.type[i] = typeof e.type === 'string' ? e.type : '';
+    const type = typeof e.type === 'string' ? e.type : '';
+    w.type[i] = type;
     w.uuid[i] = uuidOf(e);
-    w.blocks[i] = w.type[i] === 'user' || w.type[i] === 'assistant' ? blocksOf(e) : undefined;
+    const blocks = type === 'user' || type === 'assistant' ? blocksOf(e) : undefined;
+    w.blocks[i] = blocks;
+    if (blocks?.some((b) => isToolUse(b) || isToolResult(b))) w.tools.push(i);
   }
   return w;
 }
