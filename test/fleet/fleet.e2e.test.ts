@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { firstUserText, lastUserText, type SimItem } from '../../src/sim/index.js';
+import { firstUserText, lastUserText, offeredTools, type SimItem } from '../../src/sim/index.js';
 import { cli, project, testEnv, until, type CliRun } from '../helpers/e2e.js';
 import { PG_SKIP, adminSql, dropDatabases, freshDatabase } from '../helpers/pg.js';
 import { useSim } from '../helpers/sim.js';
@@ -214,5 +214,41 @@ describe('flower fleet end to end', { skip: PG_SKIP }, () => {
       sim.messageRequests().some((r) => JSON.stringify(r.body.messages ?? []).includes('TASK-Q.txt') && firstUserText(r.body).includes('submit_brief')),
       'the clarifier received the answer',
     );
+  });
+  test('`flower fleet cancel` stops a running task at once; `flower fleet retry` continues it on another worker', { timeout: 600_000 }, async () => {
+    const url = await freshDatabase('fleetcancel');
+    const admin = project('fleet-cancel');
+    const origin = bareOrigin(admin.dir);
+    const env = () => testEnv(admin, sim.url, { FLOWER_STORE: url });
+    const fleet = (args: string[]) => cli(['fleet', ...args], { cwd: admin.dir, env: env(), timeoutMs: 60_000 });
+    const statusOf = async () => JSON.parse((await fleet(['status', '--json'])).stdout.trim()) as Status;
+    sim.reset();
+    const m = 'TASK-C';
+    sim.enqueue(...brief(m), ...goal(m, 2), { type: 'hang', match: { toolsInclude: 'Agent', firstUserIncludes: m } }, work(m), ...verdict(m));
+    const id = (await fleet(['add', `${m}: write it`, '--repo', origin])).stdout.trim();
+    const w1 = startWorker('host-1', sim.url, { FLOWER_STORE: url }, [...FAST, '--timeout', '0']);
+    await until(
+      'the work request at the model',
+      () => sim.messageRequests().some((r) => offeredTools(r.body).includes('Agent') && firstUserText(r.body).includes(m)),
+      300_000,
+    );
+    const c = await fleet(['cancel', id.slice(0, 6)]);
+    assert.equal(c.code, 0, c.stderr);
+    assert.match(c.stdout, new RegExp(`\\+ ${id} cancelled`));
+    const d1 = await settled(w1, 120_000);
+    assert.equal(d1.code, 0, d1.stderr.slice(-2000));
+    const s1 = await statusOf();
+    assert.deepEqual([s1.state, s1.reason], ['stopped', 'cancelled']);
+    assert.equal((await fleet(['cancel', id])).code, 1, 'an ended task cannot be cancelled again');
+
+    const r = await fleet(['retry', id]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((await statusOf()).state, 'queued');
+    const w2 = startWorker('host-2', sim.url, { FLOWER_STORE: url }, [...FAST, '--timeout', '0']);
+    const d2 = await settled(w2, 300_000);
+    assert.equal(d2.code, 0, d2.stderr.slice(-2000));
+    const s2 = await statusOf();
+    assert.equal(s2.state, 'achieved', JSON.stringify(s2));
+    assert.ok(s2.wakes >= 2, `woken again: ${s2.wakes}`);
   });
 });
