@@ -251,4 +251,39 @@ describe('flower fleet end to end', { skip: PG_SKIP }, () => {
     assert.equal(s2.state, 'achieved', JSON.stringify(s2));
     assert.ok(s2.wakes >= 2, `woken again: ${s2.wakes}`);
   });
+  test('SIGTERM: the worker finishes the step, pushes, hands the task back and exits 0; another worker continues it', { timeout: 600_000 }, async () => {
+    const url = await freshDatabase('fleetterm');
+    const admin = project('fleet-term');
+    const origin = bareOrigin(admin.dir);
+    const env = () => testEnv(admin, sim.url, { FLOWER_STORE: url, FLOWER_FLEET_RETRY_DELAY: '0' });
+    const fleet = (args: string[]) => cli(['fleet', ...args], { cwd: admin.dir, env: env(), timeoutMs: 60_000 });
+    sim.reset();
+    const m = 'TASK-T';
+    // the goal step's answer takes 3 s (three looks at the inbox), so the stop lands inside it
+    const [g0, g1] = goal(m);
+    sim.enqueue(...brief(m), { ...g0!, delayMs: 3000 }, g1!, work(m), ...verdict(m));
+    const id = (await fleet(['add', `${m}: write it`, '--repo', origin])).stdout.trim();
+    const w1 = startWorker('host-1', sim.url, { FLOWER_STORE: url }, [...FAST, '--timeout', '0']);
+    await until('the goal request at the model', () => sim.messageRequests().some((r) => firstUserText(r.body).includes('submit_goal')), 300_000);
+    w1.kill('SIGTERM');
+    const d1 = await settled(w1, 120_000);
+    assert.equal(d1.code, 0, d1.stderr.slice(-2000));
+    const ev = w1.events().filter((e) => e.task === id);
+    assert.ok(
+      ev.some((e) => e.kind === 'task_step' && e.step === '设定目标'),
+      JSON.stringify(ev),
+    );
+    assert.ok(!ev.some((e) => e.kind === 'task_step' && e.step === '干活'), 'no step after the stop');
+    assert.equal(ev.at(-1)?.outcome, 'handed-back', JSON.stringify(ev));
+    const queued = JSON.parse((await fleet(['status', '--json'])).stdout.trim()) as Status;
+    assert.equal(queued.state, 'queued', JSON.stringify(queued));
+    assert.match(git(['show', `refs/heads/flower/${id}:.flower/notes/目标.md`], origin), new RegExp(m), 'the goal was pushed before the hand-back');
+
+    const w2 = startWorker('host-2', sim.url, { FLOWER_STORE: url }, [...FAST, '--timeout', '0']);
+    const d2 = await settled(w2, 300_000);
+    assert.equal(d2.code, 0, d2.stderr.slice(-2000));
+    const done = JSON.parse((await fleet(['status', '--json'])).stdout.trim()) as Status;
+    assert.equal(done.state, 'achieved', JSON.stringify(done));
+    assert.deepEqual(sim.unexpected(), []);
+  });
 });
