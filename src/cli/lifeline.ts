@@ -8,6 +8,8 @@ import net from 'node:net';
 
 export function watchLifeline(env: Record<string, string | undefined>): void {
   const raw = env.FLOWER_LIFELINE_FD;
+  // read once: the agents' processes (and a flower they start) must not take the fd for theirs
+  delete env.FLOWER_LIFELINE_FD;
   if (!raw || !/^\d+$/.test(raw)) return;
   let sock: net.Socket;
   try {

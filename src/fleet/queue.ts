@@ -12,6 +12,7 @@
  */
 import { createRequire } from 'node:module';
 import type PgBossType from 'pg-boss';
+import { asPgStoreError, targetOf } from '../store/postgres/index.js';
 import { failureText, type JobState, type TakeOutcome, type TaskData } from './tasks.js';
 import type { FleetRetry, FleetTiming } from './settings.js';
 
@@ -67,7 +68,13 @@ export class FleetQueue {
     });
     // without a listener an error event (a dropped connection) would end the process
     boss.on('error', o.onError ?? (() => {}));
-    await boss.start();
+    try {
+      await boss.start();
+    } catch (e) {
+      // one line naming host:port, as every command on this store says it (docs/postgres.md)
+      await boss.stop({ graceful: false, wait: false }).catch(() => {});
+      throw asPgStoreError(e, targetOf(url));
+    }
     const q = new FleetQueue(boss);
     await q.ensureQueue();
     return q;
