@@ -6,9 +6,11 @@
  * question was answered elsewhere first) or not waiting, 2 on a usage error.
  */
 import os from 'node:os';
+import path from 'node:path';
 import { detectLang, resolveEnv, type Lang } from '../config/index.js';
 import { RunLayout, type InboxItemBody, type ItemState, type RunInbox, type WaitingQuestion, type WaitingSet } from '../state/index.js';
 import { openStore } from '../store/index.js';
+import { isPostgresUrl } from '../store/postgres/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './globals.js';
 import { locate } from './locate.js';
@@ -64,12 +66,21 @@ interface Opened {
   close(): void;
 }
 
-/** The inbox of the project found from here (like `flower status`), in the store the settings name. */
-async function openInbox(g: GlobalOptions, io: CliIO): Promise<Opened> {
+/**
+ * The inbox of the project found from here (like `flower status`), in the store the settings name — or,
+ * with `--task ID`, of that fleet task (its project is its id, in the PostgreSQL store; docs/fleet.md).
+ */
+async function openInbox(g: GlobalOptions, io: CliIO, task?: string): Promise<Opened> {
   const cwd = io.cwd ?? process.cwd();
   const lang = detectLang(io.env);
-  const at = locate({ ...g, cwd, noSuchFolder: usageTexts(lang).noSuchFolder });
-  const s = openStore(resolveEnv(io.env, cwd).env, RunLayout.of({ cwd, workspace: at.workspace, runDir: at.runDir }), { sessions: false });
+  const env = { ...resolveEnv(io.env, cwd).env };
+  if (task !== undefined) {
+    if (!isPostgresUrl(env.FLOWER_STORE))
+      throw new CliExit(EXIT.usage, `x --task needs the fleet's PostgreSQL store: set FLOWER_STORE=postgres://… or give --store`);
+    env.FLOWER_PROJECT = task;
+  }
+  const at = task !== undefined ? { workspace: cwd, runDir: path.join(cwd, g.runDir) } : locate({ ...g, cwd, noSuchFolder: usageTexts(lang).noSuchFolder });
+  const s = openStore(env, RunLayout.of({ cwd, workspace: at.workspace, runDir: at.runDir }), { sessions: false });
   try {
     await s.ready();
   } catch (e) {
@@ -116,9 +127,9 @@ function target(w: WaitingSet | null, id: string | undefined, t: Texts): Waiting
   return q;
 }
 
-export async function answer(words: string[], o: { id?: string }, g: GlobalOptions, io: CliIO): Promise<number> {
+export async function answer(words: string[], o: { id?: string; task?: string }, g: GlobalOptions, io: CliIO): Promise<number> {
   const text = words.join(' ').trim();
-  const b = await openInbox(g, io);
+  const b = await openInbox(g, io, o.task);
   const { t, inbox } = b;
   try {
     const w = await inbox.readWaiting();

@@ -31,6 +31,7 @@ export const COMMANDS = [
   'stop',
   'bequest',
   'store',
+  'fleet',
   'ui',
   'sim',
   'help',
@@ -67,6 +68,8 @@ const REGISTER: { readonly [K in Registered]: (c: CommandContext) => void } = {
   // the hand-over block for the next tool in CLAUDE.md / AGENTS.md (src/cli/bequest.ts)
   bequest: bequestCommand,
   store: storeCommand,
+  // tasks on PostgreSQL's queue engine, worked by many hosts (src/cli/fleet.ts, src/fleet/)
+  fleet: fleetCommand,
   ui: uiCommand,
   sim: simCommand,
 };
@@ -224,8 +227,9 @@ function answerCommand({ program, io, u, settle, globals }: CommandContext): voi
     .description(u.answer)
     .argument('[text...]', u.answerText)
     .option('--id <id>', u.answerId)
+    .option('--task <id>', u.answerTask)
     .exitOverride()
-    .action((text: string[], o: { id?: string }) => settle(import('./answer.js').then((m) => m.answer(text, o, globals(), io))));
+    .action((text: string[], o: { id?: string; task?: string }) => settle(import('./answer.js').then((m) => m.answer(text, o, globals(), io))));
 }
 
 function sayCommand({ program, io, u, settle, globals }: CommandContext): void {
@@ -264,6 +268,53 @@ function storeCommand({ program, io, u, settle, globals }: CommandContext): void
     .requiredOption('--to <store>', u.storeTo)
     .exitOverride()
     .action((o: { from: string; to: string }) => settle(import('./store.js').then((m) => m.storeCopy(o, globals(), io))));
+}
+
+function fleetCommand({ program, io, u, p, settle, globals }: CommandContext): void {
+  const fleet = program.command('fleet').description(u.fleet).exitOverride();
+  const load = () => import('./fleet.js');
+  fleet
+    .command('add')
+    .description(u.fleetAdd)
+    .argument('[request...]', u.fleetRequest)
+    .option('--repo <url|path>', u.fleetRepo)
+    .option('--branch <base>', u.fleetBranch)
+    .option('--name <name>', u.fleetName)
+    .option('--budget <usd>', u.fleetBudget, p.positiveNumber)
+    .option('--deadline <when>', u.fleetDeadline)
+    .option('--file <tasks>', u.fleetFile)
+    .exitOverride()
+    .action((words: string[], o: import('./fleet.js').AddOptions) => settle(load().then((m) => m.fleetAdd(words, o, globals(), io))));
+  fleet
+    .command('work')
+    .description(u.fleetWork)
+    .option('--slots <n>', u.fleetSlots, p.positiveInteger, 1)
+    .option('--drain', u.fleetDrain, false)
+    .option('--workdir <dir>', u.fleetWorkdir)
+    .option('--lease <sec>', u.fleetLease, p.positiveNumber)
+    .option('--heartbeat <sec>', u.fleetHeartbeat, p.positiveNumber)
+    .option('--supervise <sec>', u.fleetSupervise, p.positiveNumber)
+    .option('--poll <sec>', u.fleetPoll, p.positiveNumber)
+    .option('--timeout <sec>', u.fleetTimeout, p.seconds)
+    .exitOverride()
+    .action((o: import('./fleet.js').WorkOptions) => settle(load().then((m) => m.fleetWork(o, globals(), io))));
+  fleet
+    .command('status')
+    .description(u.fleetStatus)
+    .exitOverride()
+    .action(() => settle(load().then((m) => m.fleetStatusCommand(globals(), io))));
+  fleet
+    .command('cancel')
+    .description(u.fleetCancel)
+    .argument('<id>', u.fleetId)
+    .exitOverride()
+    .action((id: string) => settle(load().then((m) => m.fleetCancel(id, globals(), io))));
+  fleet
+    .command('retry')
+    .description(u.fleetRetry)
+    .argument('<id>', u.fleetId)
+    .exitOverride()
+    .action((id: string) => settle(load().then((m) => m.fleetRetryCommand(id, globals(), io))));
 }
 
 function uiCommand({ program, io, u, p, settle, globals }: CommandContext): void {

@@ -17,6 +17,7 @@ import type { GlobalOptions } from './globals.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import { collect, envName, parsers } from './parsers.js';
 import { commanderError, translateCommander, usageTexts, type UsageTexts } from './usage.js';
+import { watchLifeline } from './lifeline.js';
 
 export { COMMANDS } from './commands.js';
 
@@ -178,6 +179,8 @@ function asArgument<T>(parse: () => T): T {
 
 /** Run the CLI in-process. Resolves to the exit code. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
+  // started by a fleet worker: end with it (src/cli/lifeline.ts)
+  watchLifeline(io.env);
   let pending: Promise<number> | undefined;
   // --json before any `--`: an error is then a JSON object on stdout too
   const end = argv.indexOf('--');

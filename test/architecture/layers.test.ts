@@ -15,6 +15,7 @@ import { ROOT } from '../helpers/e2e.js';
  */
 const LAYERS: ReadonlyArray<{ layer: string; folders: readonly string[] }> = [
   { layer: 'cli', folders: ['cli'] },
+  { layer: 'fleet', folders: ['fleet'] },
   { layer: 'library', folders: ['index'] },
   { layer: 'workflow', folders: ['workflow'] },
   { layer: 'roles', folders: ['roles', 'human', 'ui'] },
