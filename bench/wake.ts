@@ -2,17 +2,26 @@
 // A run dir with 200 sessions in sessions.db: one real session of TURNS Bash turns (each tool result
 // ~2 KB) plus 199 short copies of its beginning under other ids. Two ways to resume the real one, timed from the call
 // until the sim receives the first model request:
-//   bare    — query({ resume, sessionStore: SqliteSessionStore }) (the baseline: the SDK loads it once)
-//   flower  — new Runtime(...).run(spec, prompt, { resume }) (store check, cost baseline, views, guards)
+//   bare          — query({ resume, sessionStore: SqliteSessionStore }), no sandbox, no scrub
+//   bare+sandbox  — the same with the floor flower sets, built by runtime/floor.ts as flower builds it
+//                   (its sandbox, the binary's permission rules, the CLAUDE_ENV_FILE scrub script, the
+//                   private TMPDIR): the baseline that carries the goal
+//   flower        — new Runtime(...).run(spec, prompt, { resume }) (store check, cost baseline, views, guards)
+// flower / bare+sandbox is flower's own overhead (goal ≤ 1.05x); bare+sandbox / bare is the floor's price.
+// Each time is split at the spawn of the `claude` binary: before it is the parent's own work (flower's
+// preparation, the SDK loading the session and writing its transcript), after it the binary's start.
 // Run: npm run build && node --import tsx bench/wake.ts [runs=7] [turns=400]
-// Goal: flower ≤ 1.05x bare (the seed read the whole session for its cost baseline before the SDK
-// loaded it again: 1.11x).
+import cp from 'node:child_process';
 import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import Database from 'better-sqlite3';
+import { resolveEnv } from '../src/config/index.js';
+import { Floor } from '../src/runtime/floor.js';
 import { AgentSpec, Runtime } from '../src/runtime/index.js';
+import { RunLayout } from '../src/state/index.js';
 import { startSim, type SimItem } from '../src/sim/index.js';
 import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../src/store/index.js';
 import { argInt, fmtMs, fmtRatio, isMain, median, table, type BenchRow } from './measure.js';
@@ -60,6 +69,7 @@ export async function main(o: WakeBenchOptions = {}): Promise<BenchRow[]> {
   });
   const env = { ...baseEnv(home, sim.url), ...FLOWER_ENV };
   let costRow: BenchRow | undefined;
+  let unpatch = (): void => {};
   const spec = new AgentSpec({ name: 'bench', instructions: '', allowedTools: ['Bash'], permissionMode: 'default' });
   try {
     // 1. one real session: TURNS Bash turns with ~2 KB results each
@@ -125,8 +135,22 @@ export async function main(o: WakeBenchOptions = {}): Promise<BenchRow[]> {
       };
     }
 
-    const reach = async (go: () => Promise<unknown>): Promise<number> => {
+    // the moment the binary is spawned: the SDK imports `spawn` from child_process, and a builtin's ESM
+    // bindings follow its CommonJS exports after syncBuiltinESMExports (restored in `finally`)
+    let spawnedAt: bigint | undefined;
+    const realSpawn = cp.spawn;
+    (cp as { spawn: unknown }).spawn = (...a: Parameters<typeof cp.spawn>) => {
+      spawnedAt ??= process.hrtime.bigint();
+      return realSpawn(...a);
+    };
+    syncBuiltinESMExports();
+    unpatch = () => {
+      (cp as { spawn: unknown }).spawn = realSpawn;
+      syncBuiltinESMExports();
+    };
+    const reach = async (go: () => Promise<unknown>): Promise<{ at: number; spawn: number }> => {
       const start = process.hrtime.bigint();
+      spawnedAt = undefined;
       let at = 0;
       const seen = new Promise<void>((r) => {
         hit = () => {
@@ -135,14 +159,34 @@ export async function main(o: WakeBenchOptions = {}): Promise<BenchRow[]> {
         };
       });
       await Promise.all([go(), seen]);
-      return at;
+      return { at, spawn: spawnedAt === undefined ? NaN : Number(spawnedAt - start) / 1e6 };
     };
-    const bare = () =>
+    // the same config dir flower uses in this process (parent and child must agree, docs/sdk-facts.md §0)
+    const configDir = () => process.env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude');
+    const bare = (sandboxed: boolean) =>
       reach(async () => {
+        const cenv: Record<string, string> = { ...baseEnv(home, sim.url), CLAUDE_CONFIG_DIR: configDir() };
+        // the floor flower builds (runtime/floor.ts), built here as flower builds it: like for like
+        let floor: Floor | undefined;
+        const tmp = sandboxed ? fs.mkdtempSync(path.join(root, 'tmp-')) : undefined;
+        if (tmp) {
+          floor = new Floor({
+            layout: RunLayout.of({ cwd: ws, workspace: ws, runDir: runs }),
+            resolved: resolveEnv(cenv, ws),
+            tmpDir: tmp,
+            configDir: cenv.CLAUDE_CONFIG_DIR!,
+            allowWrite: [],
+            passEnv: [],
+            allowRead: [],
+            denyRead: [],
+            protect: [],
+            warn: () => {},
+          });
+          cenv.CLAUDE_ENV_FILE = floor.scrubFile;
+          cenv.TMPDIR = tmp;
+        }
         const store = new SqliteSessionStore(path.join(runs, 'sessions.db'));
         try {
-          // the same config dir flower uses in this process (parent and child must agree, docs/sdk-facts.md §0)
-          const cenv = { ...baseEnv(home, sim.url), CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude') };
           for await (const m of query({
             prompt: 'continue',
             options: {
@@ -153,12 +197,15 @@ export async function main(o: WakeBenchOptions = {}): Promise<BenchRow[]> {
               allowedTools: ['Bash'],
               settingSources: [],
               systemPrompt: { type: 'preset', preset: 'claude_code' },
+              ...(floor ? { sandbox: floor.sandbox({ floor: spec.floor, net: 'on', nested: false }), settings: floor.settings() } : {}),
             },
           })) {
             void m;
           }
         } finally {
           store.close();
+          floor?.close();
+          if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
         }
       });
     const flower = () =>
@@ -171,38 +218,71 @@ export async function main(o: WakeBenchOptions = {}): Promise<BenchRow[]> {
           rt.close();
         }
       });
-    const times = { bare: [] as number[], flower: [] as number[] };
-    // round 0 warms caches and is not counted; the order alternates
+    const variants = ['bare', 'bare+sandbox', 'flower'] as const;
+    type Variant = (typeof variants)[number];
+    const go: Record<Variant, () => Promise<{ at: number; spawn: number }>> = { bare: () => bare(false), 'bare+sandbox': () => bare(true), flower };
+    const times: Record<Variant, number[]> = { bare: [], 'bare+sandbox': [], flower: [] };
+    const spawns: Record<Variant, number[]> = { bare: [], 'bare+sandbox': [], flower: [] };
+    // round 0 warms caches and is not counted; the order rotates so no variant always goes first
     for (let r = 0; r <= RUNS; r++) {
-      const order = r % 2 === 0 ? (['bare', 'flower'] as const) : (['flower', 'bare'] as const);
-      const got: Record<string, number> = {};
-      for (const v of order) got[v] = await (v === 'bare' ? bare() : flower());
+      const got = {} as Record<Variant, { at: number; spawn: number }>;
+      for (let i = 0; i < variants.length; i++) {
+        const v = variants[(i + r) % variants.length]!;
+        got[v] = await go[v]();
+      }
       if (r > 0) {
-        times.bare.push(got.bare!);
-        times.flower.push(got.flower!);
-        log(`round ${r}: bare ${fmtMs(got.bare!)}, flower ${fmtMs(got.flower!)}`);
+        for (const v of variants) {
+          times[v].push(got[v].at);
+          spawns[v].push(got[v].spawn);
+        }
+        log(`round ${r}: ${variants.map((v) => `${v} ${fmtMs(got[v].at)} (spawn at ${fmtMs(got[v].spawn)})`).join(', ')}`);
       }
     }
-    const b = median(times.bare);
-    const f = median(times.flower);
-    const paired = median(times.flower.map((t, i) => t / times.bare[i]!));
-    log(`bare SDK resume → first model request   median ${fmtMs(b)} (runs: ${times.bare.map(Math.round).join(', ')})`);
+    const m = (v: Variant) => median(times[v]);
+    const paired = (v: Variant, base: Variant) => median(times[v].map((t, i) => t / times[base][i]!));
+    const ms = (v: Variant) => median(spawns[v]);
+    for (const v of variants) {
+      log(
+        `${`${v} → first model request`.padEnd(36)} median ${fmtMs(m(v))}: ${fmtMs(ms(v))} before the spawn, ${fmtMs(median(times[v].map((t, i) => t - spawns[v][i]!)))} after (runs: ${times[v].map(Math.round).join(', ')})`,
+      );
+    }
+    const own = paired('flower', 'bare+sandbox');
+    const floorPrice = paired('bare+sandbox', 'bare');
     log(
-      `flower wake → first model request       median ${fmtMs(f)} ratio ${fmtRatio(f / b)} (per-round ${fmtRatio(paired)}) (runs: ${times.flower.map(Math.round).join(', ')})`,
+      `flower's own overhead: ${fmtRatio(own)} per round (${fmtMs(m('flower') - m('bare+sandbox'))}); the floor's price: ${fmtRatio(floorPrice)} (${fmtMs(m('bare+sandbox') - m('bare'))})`,
     );
     return [
       costRow!,
       {
         measure: `wake of a ${entries}-entry session among ${SESSIONS}, to the first model call`,
-        baseline: `${fmtMs(b)} bare resume`,
-        flower: fmtMs(f),
-        ratio: fmtRatio(f / b),
+        baseline: `${fmtMs(m('bare+sandbox'))} bare+sandbox`,
+        flower: fmtMs(m('flower')),
+        ratio: fmtRatio(own),
         goal: `≤ ${GOAL}x`,
-        met: f / b <= GOAL,
-        figures: { unit: 'ms', baseline: b, flower: f, ratio: f / b },
+        met: own <= GOAL,
+        figures: { unit: 'ms', baseline: m('bare+sandbox'), flower: m('flower'), ratio: own },
+      },
+      {
+        measure: "wake, the parent's work before the binary is spawned",
+        baseline: `${fmtMs(ms('bare+sandbox'))} bare+sandbox`,
+        flower: fmtMs(ms('flower')),
+        ratio: fmtRatio(ms('flower') / ms('bare+sandbox')),
+        goal: '(info)',
+        met: null,
+        figures: { unit: 'ms', baseline: ms('bare+sandbox'), flower: ms('flower'), ratio: ms('flower') / ms('bare+sandbox') },
+      },
+      {
+        measure: 'wake, the floor itself (bare+sandbox vs bare resume)',
+        baseline: `${fmtMs(m('bare'))} bare`,
+        flower: fmtMs(m('bare+sandbox')),
+        ratio: fmtRatio(floorPrice),
+        goal: '(report)',
+        met: null,
+        figures: { unit: 'ms', baseline: m('bare'), flower: m('bare+sandbox'), ratio: floorPrice },
       },
     ];
   } finally {
+    unpatch();
     await sim.close();
     fs.rmSync(root, { recursive: true, force: true });
   }

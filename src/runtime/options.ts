@@ -34,7 +34,9 @@ let configDir: string | undefined;
 
 export function privateConfigDir(): string {
   if (configDir && fs.existsSync(configDir)) return configDir;
-  sweepDeadConfigDirs();
+  // off the wake's path: the folders of dead processes are removed while this one starts its binary
+  // (a /tmp of thousands of entries, or a big tree left by a kill -9, took tens of ms before the spawn)
+  swept = sweepDeadConfigDirs();
   configDir = fs.mkdtempSync(path.join(os.tmpdir(), `flower-claude-${process.pid}-`));
   process.env.CLAUDE_CONFIG_DIR = configDir;
   process.once('exit', removeConfigDir);
@@ -124,25 +126,33 @@ export function removeTmpDirs(only?: string): void {
   }
 }
 
-/** Dirs left by flower processes that died without cleaning up (kill -9): their pid is gone. */
-function sweepDeadConfigDirs(): void {
+let swept: Promise<void> = Promise.resolve();
+
+/** The sweep of dead processes' folders that the first privateConfigDir() started (nothing waits for it but tests). */
+export function deadDirsSwept(): Promise<void> {
+  return swept;
+}
+
+/** Dirs left by flower processes that died without cleaning up (kill -9): their pid is gone. Never rejects. */
+async function sweepDeadConfigDirs(): Promise<void> {
   let names: string[];
   try {
-    names = fs.readdirSync(os.tmpdir());
+    names = await fs.promises.readdir(os.tmpdir());
   } catch {
     return;
   }
-  for (const n of names) {
+  const dead = names.filter((n) => {
     const m = /^flower-(?:claude|tmp|home)-(\d+)-/.exec(n);
-    if (!m) continue;
-    const pid = Number(m[1]);
-    if (pid === process.pid || pidAlive(pid)) continue;
-    try {
-      fs.rmSync(path.join(os.tmpdir(), n), { recursive: true, force: true });
-    } catch {
-      /* someone else's, or gone */
-    }
-  }
+    const pid = Number(m?.[1]);
+    return m !== null && pid !== process.pid && !pidAlive(pid);
+  });
+  await Promise.all(
+    dead.map((n) =>
+      fs.promises.rm(path.join(os.tmpdir(), n), { recursive: true, force: true }).catch(() => {
+        /* someone else's, or gone */
+      }),
+    ),
+  );
 }
 
 let liveRuns = 0;
