@@ -71,7 +71,8 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
   try {
     for await (const raw of q) {
       const m = raw as unknown as Obj;
-      if (m.type !== 'stream_event') for (const e of normalize(m)) ctl.onEvent?.({ ...e, step: ctl.step });
+      // nobody listening (an in-process run without a sink): no events to build; a streamed delta never makes one
+      if (ctl.onEvent && m.type !== 'stream_event') for (const e of normalize(m)) ctl.onEvent({ ...e, step: ctl.step });
       // any message is activity: the count starts again, or stops when nobody owes output now
       if (seen.silence.see(m) && seen.out.sessionId) dog.arm();
       else if (seen.out.sessionId) dog.disarm();
