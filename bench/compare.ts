@@ -1,5 +1,5 @@
 // Two saved bench reports side by side: `npm run bench:compare -- before.json after.json [--threshold 10]`.
-// Per row (matched by name): the ratio before → after when both runs have one, else the figure itself
+// Per row (matched by its key, or by name in a report written before rows had keys): the ratio before → after when both runs have one, else the figure itself
 // (a time, or a rate where higher is better), the change in %, and a mark for a row that got slower by
 // more than the noise threshold. Exit 1 when a row got slower, 2 when a file cannot be read.
 // The comparison is pure (compareReports, renderComparison); only main() reads files.
@@ -46,16 +46,19 @@ function changeOf(name: string, a: ReportRow, b: ReportRow, threshold: number): 
 }
 
 /** Every row of either report, in the order of `after` (then the rows `after` no longer has). */
+/** What a row is matched on: its key, stable across wording changes; a report from before keys has only the name. */
+export const keyOf = (r: ReportRow): string => r.key ?? r.name;
+
 export function compareReports(before: BenchReport, after: BenchReport, threshold = DEFAULT_THRESHOLD_PCT): RowChange[] {
-  const old = new Map(before.rows.map((r) => [r.name, r]));
-  const now = new Set(after.rows.map((r) => r.name));
+  const old = new Map(before.rows.map((r) => [keyOf(r), r]));
+  const now = new Set(after.rows.map(keyOf));
   const out: RowChange[] = after.rows.map((b) => {
-    const a = old.get(b.name);
+    const a = old.get(keyOf(b));
     if (!a) return { name: b.name, metric: null, before: null, after: metricOf(b)?.value ?? null, change_pct: null, verdict: 'new' };
     return changeOf(b.name, a, b, threshold);
   });
   for (const a of before.rows)
-    if (!now.has(a.name)) out.push({ name: a.name, metric: null, before: metricOf(a)?.value ?? null, after: null, change_pct: null, verdict: 'gone' });
+    if (!now.has(keyOf(a))) out.push({ name: a.name, metric: null, before: metricOf(a)?.value ?? null, after: null, change_pct: null, verdict: 'gone' });
   return out;
 }
 
@@ -102,8 +105,10 @@ export function parseReport(text: string): ReadReport {
   const o = v as Partial<BenchReport> | null;
   if (typeof o !== 'object' || o === null || !Array.isArray(o.rows)) return { ok: false, problem: 'is not a bench report (no rows)' };
   if (o.version !== REPORT_VERSION) return { ok: false, problem: `has version ${String(o.version)}; this compare reads version ${REPORT_VERSION}` };
-  const bad = o.rows.findIndex((r) => typeof r !== 'object' || r === null || typeof (r as ReportRow).name !== 'string');
-  if (bad >= 0) return { ok: false, problem: `row ${bad + 1} has no name` };
+  const bad = o.rows.findIndex(
+    (r) => typeof r !== 'object' || r === null || typeof (r as ReportRow).name !== 'string' || !['string', 'undefined'].includes(typeof (r as ReportRow).key),
+  );
+  if (bad >= 0) return { ok: false, problem: `row ${bad + 1} has no name (or a key that is not text)` };
   return { ok: true, report: o as BenchReport };
 }
 

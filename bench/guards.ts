@@ -4,7 +4,7 @@
 //   bare           — the SDK's query(), no hooks, no store, no sandbox (the baseline)
 //   bare+sandbox   — the same with the floor flower sets: its sandbox (denyRead/denyWrite lists), the
 //                    binary's permission rules (the path wall's second half) and the scrub script
-//                    (CLAUDE_ENV_FILE) — built by runtime/floor.ts exactly as flower builds it
+//                    (CLAUDE_ENV_FILE) — built by bench/floor.ts (runtime/floor.ts) exactly as flower builds it
 //   flower         — Runtime.run() with the workbench (allowlist + spill + index hooks, store, views), sandbox on
 //   bare+scrub     — CLAUDE_CODE_SUBPROCESS_ENV_SCRUB=1, the permission rules and the scrub script (what --no-sandbox keeps)
 //   flower-nosb    — the same with --no-sandbox
@@ -15,11 +15,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { query, type HookCallbackMatcher, type HookEvent } from '@anthropic-ai/claude-agent-sdk';
-import { resolveEnv } from '../src/config/index.js';
-import { Floor } from '../src/runtime/floor.js';
 import { AgentSpec, Runtime } from '../src/runtime/index.js';
-import { RunLayout } from '../src/state/index.js';
 import { startSim, type Sim, type SimScriptItem } from '../src/sim/index.js';
+import { bareFloor } from './floor.js';
 import { argInt, fmtMs, fmtRatio, isMain, median, table, timed, type BenchRow } from './measure.js';
 
 const TURNS = 120;
@@ -94,27 +92,8 @@ const noopHooks: Partial<Record<HookEvent, HookCallbackMatcher[]>> = {
 
 async function bare(d: RunDirs, url: string, o: { sandbox?: boolean; hooks?: boolean; scrub?: boolean } = {}): Promise<string> {
   const abortController = new AbortController();
-  const env: Record<string, string> = { ...baseEnv(d, url), CLAUDE_CONFIG_DIR: path.join(d.home, '.claude'), TMPDIR: d.tmp };
-  if (o.scrub) env.CLAUDE_CODE_SUBPROCESS_ENV_SCRUB = '1';
-  fs.mkdirSync(env.CLAUDE_CONFIG_DIR!, { recursive: true });
-  // the same floor flower builds (runtime/floor.ts): like for like, the guards' cost is what remains
-  const floor =
-    o.sandbox || o.scrub
-      ? new Floor({
-          layout: RunLayout.of({ cwd: d.ws, workspace: d.ws, runDir: d.runs }),
-          resolved: resolveEnv(env, d.ws),
-          tmpDir: d.tmp,
-          configDir: env.CLAUDE_CONFIG_DIR!,
-          allowWrite: [],
-          passEnv: [],
-          allowRead: [],
-          denyRead: [],
-          protect: [],
-          warn: () => {},
-        })
-      : undefined;
-  const sandbox = o.sandbox ? floor!.sandbox({ floor: 'workspace', net: 'on', nested: false }) : undefined;
-  if (floor) env.CLAUDE_ENV_FILE = floor.scrubFile;
+  // the same floor flower builds (bench/floor.ts over runtime/floor.ts): like for like, the guards' cost is what remains
+  const { env, options: floor } = bareFloor(d, baseEnv(d, url), o.sandbox ? 'sandbox' : o.scrub ? 'scrub' : 'none');
   const run = async () => {
     let final = '';
     for await (const m of query({
@@ -126,8 +105,7 @@ async function bare(d: RunDirs, url: string, o: { sandbox?: boolean; hooks?: boo
         settingSources: [],
         systemPrompt: { type: 'preset', preset: 'claude_code' },
         abortController,
-        ...(sandbox ? { sandbox } : {}),
-        ...(floor ? { settings: floor.settings() } : {}),
+        ...floor,
         ...(o.hooks ? { hooks: noopHooks } : {}),
       },
     })) {
@@ -212,6 +190,7 @@ export async function main(o: { runs?: number; log?: (line: string) => void } = 
   log(`sandbox alone: ${perCall('bare+sandbox', 'bare')}; env scrub alone: ${perCall('bare+scrub', 'bare')}`);
   return [
     {
+      key: 'guards.sandbox.vs-bare-floor',
       measure: `${TURNS}-turn session, guards (flower, sandbox on)`,
       baseline: `${fmtMs(m('bare+sandbox'))} bare+sandbox`,
       flower: fmtMs(m('flower')),
@@ -221,6 +200,7 @@ export async function main(o: { runs?: number; log?: (line: string) => void } = 
       figures: { unit: 'ms', baseline: m('bare+sandbox'), flower: m('flower'), ratio: paired('flower', 'bare+sandbox') },
     },
     {
+      key: 'guards.no-sandbox.vs-bare-floor',
       measure: `${TURNS}-turn session, guards (flower, --no-sandbox)`,
       baseline: `${fmtMs(m('bare+scrub'))} bare+scrub`,
       flower: fmtMs(m('flower-nosb')),
@@ -230,6 +210,7 @@ export async function main(o: { runs?: number; log?: (line: string) => void } = 
       figures: { unit: 'ms', baseline: m('bare+scrub'), flower: m('flower-nosb'), ratio: paired('flower-nosb', 'bare+scrub') },
     },
     {
+      key: 'guards.floor-price.env-scrub',
       measure: `${TURNS}-turn session, the env scrub itself`,
       baseline: `${fmtMs(m('bare'))} bare`,
       flower: fmtMs(m('bare+scrub')),
@@ -239,6 +220,7 @@ export async function main(o: { runs?: number; log?: (line: string) => void } = 
       figures: { unit: 'ms', baseline: m('bare'), flower: m('bare+scrub'), ratio: paired('bare+scrub', 'bare') },
     },
     {
+      key: 'guards.floor-price.sandbox',
       measure: `${TURNS}-turn session, the sandbox itself`,
       baseline: `${fmtMs(m('bare'))} bare`,
       flower: fmtMs(m('bare+sandbox')),
@@ -248,6 +230,7 @@ export async function main(o: { runs?: number; log?: (line: string) => void } = 
       figures: { unit: 'ms', baseline: m('bare'), flower: m('bare+sandbox'), ratio: paired('bare+sandbox', 'bare') },
     },
     {
+      key: 'guards.noop-hooks',
       measure: `${TURNS}-turn session, no-op hooks on every tool`,
       baseline: `${fmtMs(m('bare'))} bare`,
       flower: fmtMs(m('bare+hooks')),

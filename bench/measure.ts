@@ -21,6 +21,8 @@ export async function timed<T>(fn: () => T | Promise<T>): Promise<{ ms: number; 
 
 /** One line of the summary table. `ratio` is flower/baseline (lower is better) unless the goal says otherwise. */
 export interface BenchRow {
+  /** a name for the row that stays the same across runs and wording changes (bench/compare.ts matches on it); the measure's text when absent */
+  key?: string;
   measure: string;
   baseline: string;
   flower: string;

@@ -1,10 +1,13 @@
 // Bench for flower's per-session overhead: the same scripted 20-call session (19 Bash `echo n` tool
-// turns, then a final text) run three ways against one sim on 127.0.0.1:
-//   bare     — the SDK's query() iterated to the end, no store (the baseline)
-//   runtime  — new Runtime(...).run(spec, prompt) in this process (store, views, guards, events)
-//   cli      — `node bin/flower.js once … -t Bash` as a child process (the user's path: + node startup)
+// turns, then a final text) run four ways against one sim on 127.0.0.1:
+//   bare+floor — the SDK's query() iterated to the end, no store, with the floor flower sets (its sandbox,
+//                permission rules and scrub script, built by bench/floor.ts as flower builds them): the baseline
+//   runtime    — new Runtime(...).run(spec, prompt) in this process (store, views, guards, events), sandbox on
+//   cli        — `node bin/flower.js once … -t Bash` as a child process (the user's path: + node startup)
+//   bare       — query() with no floor at all: only for the floor's price row (bare+floor vs bare)
 // Run: npm run build && node --import tsx bench/once.ts [runs=5]
-// Goal: runtime <= 1.05x bare. The CLI ratio is reported as is (it also pays node + module loading).
+// Goal: runtime <= 1.05x bare+floor (flower's own overhead, same sandbox on both sides). The CLI ratio is
+// reported as is (it also pays node + module loading).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { AgentSpec, Runtime } from '../src/runtime/index.js';
 import { startSim, type Sim, type SimScriptItem } from '../src/sim/index.js';
+import { bareFloor } from './floor.js';
 import { argInt, fmtMs, fmtRatio, isMain, median, table, timed, type BenchRow } from './measure.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,7 +27,7 @@ const RUN_TIMEOUT_MS = 90_000;
 const PROMPT = 'Echo the numbers 1 to 19, one Bash call each, then say done.';
 const FINAL = 'done: echoed 1 to 19';
 
-type Variant = 'bare' | 'runtime' | 'cli';
+type Variant = 'bare' | 'bare+floor' | 'runtime' | 'cli';
 
 export interface OnceBenchOptions {
   runs?: number;
@@ -35,11 +39,12 @@ interface RunDirs {
   home: string;
   ws: string;
   runs: string;
+  tmp: string;
 }
 
 function dirs(): RunDirs {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-bench-once-'));
-  const d = { root, home: path.join(root, 'home'), ws: path.join(root, 'ws'), runs: path.join(root, 'runs') };
+  const d = { root, home: path.join(root, 'home'), ws: path.join(root, 'ws'), runs: path.join(root, 'runs'), tmp: path.join(root, 'tmp') };
   for (const p of [d.home, d.ws]) fs.mkdirSync(p, { recursive: true });
   return d;
 }
@@ -79,14 +84,22 @@ function withTimeout<T>(what: string, p: Promise<T>, onTimeout: () => void): Pro
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-async function bare(d: RunDirs, url: string): Promise<string> {
+async function bare(d: RunDirs, url: string, floor: boolean): Promise<string> {
   const abortController = new AbortController();
-  const env = { ...baseEnv(d, url), CLAUDE_CONFIG_DIR: path.join(d.home, '.claude') };
+  const { env, options } = bareFloor(d, baseEnv(d, url), floor ? 'sandbox' : 'none');
   const run = async () => {
     let final = '';
     for await (const m of query({
       prompt: PROMPT,
-      options: { cwd: d.ws, env, allowedTools: ['Bash'], settingSources: [], systemPrompt: { type: 'preset', preset: 'claude_code' }, abortController },
+      options: {
+        cwd: d.ws,
+        env,
+        allowedTools: ['Bash'],
+        settingSources: [],
+        systemPrompt: { type: 'preset', preset: 'claude_code' },
+        abortController,
+        ...options,
+      },
     })) {
       if (m.type === 'result') final = m.subtype === 'success' ? m.result : `error: ${m.subtype}`;
     }
@@ -126,7 +139,12 @@ async function cli(d: RunDirs, url: string): Promise<string> {
   return code === 0 ? stdout.split('\n')[0]! : `error: exit ${code}: ${stderr.trim().slice(-400)}`;
 }
 
-const RUNNERS: Record<Variant, (d: RunDirs, url: string) => Promise<string>> = { bare, runtime: inProcess, cli };
+const RUNNERS: Record<Variant, (d: RunDirs, url: string) => Promise<string>> = {
+  bare: (d, u) => bare(d, u, false),
+  'bare+floor': (d, u) => bare(d, u, true),
+  runtime: inProcess,
+  cli,
+};
 
 /** Wall ms, and this process's CPU ms (user + system) over the run: the sim's share is the same for every variant. */
 async function once(sim: Sim, v: Variant): Promise<{ wall: number; cpu: number }> {
@@ -151,13 +169,13 @@ async function once(sim: Sim, v: Variant): Promise<{ wall: number; cpu: number }
 }
 
 export async function main(o: OnceBenchOptions = {}): Promise<BenchRow[]> {
-  const RUNS = Math.max(5, o.runs ?? 5);
+  const RUNS = Math.max(1, o.runs ?? 5);
   const log = o.log ?? console.log;
   if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first (bin/flower.js loads dist/)');
   const sim = await startSim({ port: 0, onUnexpected: 'error' });
-  const times: Record<Variant, number[]> = { bare: [], runtime: [], cli: [] };
-  const cpu: Record<Variant, number[]> = { bare: [], runtime: [], cli: [] };
-  const variants: Variant[] = ['bare', 'runtime', 'cli'];
+  const variants: Variant[] = ['bare+floor', 'runtime', 'cli', 'bare'];
+  const times = Object.fromEntries(variants.map((v) => [v, [] as number[]])) as Record<Variant, number[]>;
+  const cpu = Object.fromEntries(variants.map((v) => [v, [] as number[]])) as Record<Variant, number[]>;
   try {
     // round 0 warms the disk cache for the claude binary and node modules and is not counted; the
     // order rotates each round so no variant always goes first (or always after the CLI's process)
@@ -175,48 +193,70 @@ export async function main(o: OnceBenchOptions = {}): Promise<BenchRow[]> {
   } finally {
     await sim.close();
   }
-  const base = median(times.bare);
-  const rt = median(times.runtime);
-  const c = median(times.cli);
+  const m = (v: Variant) => median(times[v]);
   // per-round ratios: each pair ran back to back, so they shrug off slow drifts in the machine's load
-  const paired = (v: Variant) => fmtRatio(median(times[v].map((t, i) => t / times.bare[i]!)));
+  const paired = (v: Variant, base: Variant) => median(times[v].map((t, i) => t / times[base][i]!));
   const best = (v: Variant) => Math.min(...times[v]);
-  log(`bare query()            median ${fmtMs(base)}  best ${fmtMs(best('bare'))}  (runs: ${times.bare.map(Math.round).join(', ')})`);
+  const line = (label: string, v: Variant, base?: Variant) =>
+    log(
+      `${label.padEnd(24)} median ${fmtMs(m(v))}` +
+        (base
+          ? `  ratio ${fmtRatio(m(v) / m(base))} (per-round ${fmtRatio(paired(v, base))})  best ${fmtMs(best(v))} ${fmtRatio(best(v) / best(base))}`
+          : `  best ${fmtMs(best(v))}`) +
+        `  (runs: ${times[v].map(Math.round).join(', ')})`,
+    );
+  line('bare query() + floor', 'bare+floor');
+  line('Runtime.run() in-proc', 'runtime', 'bare+floor');
+  line('flower once (process)', 'cli', 'bare+floor');
+  line('bare query(), no floor', 'bare');
   log(
-    `Runtime.run() in-proc   median ${fmtMs(rt)}  ratio ${fmtRatio(rt / base)} (per-round ${paired('runtime')})  best ${fmtMs(best('runtime'))} ${fmtRatio(best('runtime') / best('bare'))}  (runs: ${times.runtime.map(Math.round).join(', ')})`,
-  );
-  log(
-    `flower once (process)   median ${fmtMs(c)}  ratio ${fmtRatio(c / base)} (per-round ${paired('cli')})  best ${fmtMs(best('cli'))} ${fmtRatio(best('cli') / best('bare'))}  (runs: ${times.cli.map(Math.round).join(', ')})`,
+    `the floor's price: bare+floor vs bare ${fmtRatio(paired('bare+floor', 'bare'))}, ${((m('bare+floor') - m('bare')) / (CALLS - 1)).toFixed(1)} ms per command`,
   );
   // CPU of this process barely depends on what else the machine runs: the runtime's own work (store
   // appends, event handling) shows here even when wall-time noise hides it
-  const cpuBare = median(cpu.bare);
+  const cpuBare = median(cpu['bare+floor']);
   const cpuRt = median(cpu.runtime);
   log(
-    `CPU of this process     bare ${fmtMs(cpuBare)}, runtime ${fmtMs(cpuRt)} (+${fmtMs(cpuRt - cpuBare)} per session, ${fmtRatio(cpuRt / cpuBare)}; includes the sim)`,
+    `CPU of this process     bare+floor ${fmtMs(cpuBare)}, runtime ${fmtMs(cpuRt)} (+${fmtMs(cpuRt - cpuBare)} per session, ${fmtRatio(cpuRt / cpuBare)}; includes the sim)`,
   );
+  const rt = paired('runtime', 'bare+floor');
+  const c = paired('cli', 'bare+floor');
+  const floor = paired('bare+floor', 'bare');
   return [
     {
-      measure: `${CALLS}-call session, Runtime.run()`,
-      baseline: `${fmtMs(base)} bare`,
-      flower: fmtMs(rt),
-      ratio: fmtRatio(rt / base),
+      key: 'once.runtime.vs-bare-floor',
+      measure: `${CALLS}-call session, Runtime.run() (sandbox on both sides)`,
+      baseline: `${fmtMs(m('bare+floor'))} bare+floor`,
+      flower: fmtMs(m('runtime')),
+      ratio: fmtRatio(rt),
       goal: `≤ ${GOAL}x`,
-      met: rt / base <= GOAL,
-      figures: { unit: 'ms', baseline: base, flower: rt, ratio: rt / base },
+      met: rt <= GOAL,
+      figures: { unit: 'ms', baseline: m('bare+floor'), flower: m('runtime'), ratio: rt },
     },
     {
-      measure: `${CALLS}-call session, flower once CLI`,
-      baseline: `${fmtMs(base)} bare`,
-      flower: fmtMs(c),
-      ratio: fmtRatio(c / base),
+      key: 'once.cli.vs-bare-floor',
+      measure: `${CALLS}-call session, flower once CLI (sandbox on both sides)`,
+      baseline: `${fmtMs(m('bare+floor'))} bare+floor`,
+      flower: fmtMs(m('cli')),
+      ratio: fmtRatio(c),
       goal: '(report)',
       met: null,
-      figures: { unit: 'ms', baseline: base, flower: c, ratio: c / base },
+      figures: { unit: 'ms', baseline: m('bare+floor'), flower: m('cli'), ratio: c },
     },
     {
+      key: 'once.floor-price',
+      measure: `${CALLS}-call session, the floor's price (bare+floor vs bare)`,
+      baseline: `${fmtMs(m('bare'))} bare`,
+      flower: `${fmtMs(m('bare+floor'))} (+${((m('bare+floor') - m('bare')) / (CALLS - 1)).toFixed(1)} ms/cmd)`,
+      ratio: fmtRatio(floor),
+      goal: '(report)',
+      met: null,
+      figures: { unit: 'ms', baseline: m('bare'), flower: m('bare+floor'), ratio: floor },
+    },
+    {
+      key: 'once.runtime.parent-cpu',
       measure: `${CALLS}-call session, parent CPU, runtime`,
-      baseline: `${fmtMs(cpuBare)} bare`,
+      baseline: `${fmtMs(cpuBare)} bare+floor`,
       flower: fmtMs(cpuRt),
       ratio: fmtRatio(cpuRt / cpuBare),
       goal: '(info)',

@@ -10,6 +10,8 @@ export const REPORT_VERSION = 1;
 
 /** One row of a saved bench: the table's texts, and the numbers compare reads. */
 export interface ReportRow {
+  /** the row's stable key (bench/compare.ts matches rows on it); older reports have none, and their name stands in */
+  key?: string;
   name: string;
   /** what the table printed, as it printed it */
   baseline_text: string;
@@ -61,6 +63,7 @@ export function reportOf(rows: readonly BenchRow[], m: Machine, at = new Date())
     at: at.toISOString(),
     machine: m,
     rows: rows.map((r) => ({
+      key: r.key ?? r.measure,
       name: r.measure,
       baseline_text: r.baseline,
       flower_text: r.flower,

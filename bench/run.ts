@@ -1,10 +1,11 @@
-// `npm run bench`: the start, store, views and once benches in sequence, then one summary table, also
+// `npm run bench`: the start, store, views, ui, once, floor, pg, guards and wake benches in sequence, then one summary table, also
 // saved as JSON (bench/report.ts; `--json <file>`, else test-artifacts/bench-<time>.json) for bench/compare.ts.
 // Every ratio is flower against a baseline measured in this same run; nothing here is a test, and a
 // goal not met is reported, never thrown. Expect ~2–3 minutes on 2 cores.
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { main as floorBench } from './floor.js';
 import { main as guardsBench } from './guards.js';
 import { main as onceBench } from './once.js';
 import { main as pgBench } from './pg.js';
@@ -32,7 +33,8 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['store: append throughput, load() vs JSONL read+parse (100k entries)', () => storeBench({ entries: 100_000, runs: 3, alternatives: false })],
   ['views: ViewedStore.load() with every view on vs plain load (100k entries)', () => viewsBench({ entries: 100_000, runs: 7 })],
   ['ui: landing and session page over a 100k-entry session, vs loadSync', () => uiBench({ entries: 100_000, runs: 5 })],
-  ['once: 20-call scripted session, flower vs bare SDK query()', () => onceBench({ runs: 11 })],
+  ['once: 20-call scripted session, flower vs bare SDK query() with the same floor (sandbox on both sides)', () => onceBench({ runs: 11 })],
+  ["floor: the floor's price per command, one part at a time (40 quick commands, bare SDK query())", () => floorBench({ runs: 3, commands: 40 })],
   ['pg: PostgreSQL store vs SQLite, append and load (20k entries; skipped without a server)', () => pgBench({ entries: 20_000, runs: 3 })],
   ['guards: 120-turn scripted session with the workbench, flower vs bare SDK query() (sandbox on and off)', () => guardsBench({ runs: 3 })],
   ['wake: resume a long session among 200 to its first model call, flower vs bare SDK resume', () => wakeBench({ runs: 9, turns: 300 })],

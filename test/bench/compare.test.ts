@@ -80,6 +80,28 @@ test('compare: rows in the order of the later run, new ones marked, gone ones la
   );
 });
 
+test('compare: rows match on their key, so a reworded measure still compares; without a key the name stands in', () => {
+  const before = report(row('20-call session, Runtime.run()', { key: 'once.runtime', ratio: 1.2 }), row('store append', { ratio: 1 }));
+  const after = report(
+    row('20-call session, Runtime.run() (sandbox on both sides)', { key: 'once.runtime', ratio: 1.5 }),
+    row('store append', { key: 'store append', ratio: 1 }),
+  );
+  const got = compareReports(before, after);
+  assert.deepEqual(
+    got.map((c) => [c.name, c.before, c.after, c.verdict]),
+    [
+      ['20-call session, Runtime.run() (sandbox on both sides)', 1.2, 1.5, 'slower'],
+      ['store append', 1, 1, 'same'],
+    ],
+  );
+  // a row whose key changed is a different measure: one new, one gone, never compared with each other
+  const renamed = compareReports(before, report(row('20-call session, Runtime.run()', { key: 'once.runtime.vs-bare-floor', ratio: 1.0 })));
+  assert.deepEqual(
+    renamed.map((c) => c.verdict),
+    ['new', 'gone', 'gone'],
+  );
+});
+
 test('compare: the table shows before → after, the change and the mark, then a summary', () => {
   const changes = compareReports(
     report(row('flower --version, whole process', { ratio: 2 }), row('store append', { ratio: null, unit: 'per_s', flower: 50_000 })),
@@ -103,6 +125,7 @@ test('a saved report keeps the table’s texts and the figures as numbers', () =
   const r = reportOf(
     [
       {
+        key: 'm.key',
         measure: 'm',
         baseline: '10 ms',
         flower: '12 ms',
@@ -122,6 +145,7 @@ test('a saved report keeps the table’s texts and the figures as numbers', () =
     machine: MACHINE,
     rows: [
       {
+        key: 'm.key',
         name: 'm',
         baseline_text: '10 ms',
         flower_text: '12 ms',
@@ -134,6 +158,7 @@ test('a saved report keeps the table’s texts and the figures as numbers', () =
         ratio: 1.2,
       },
       {
+        key: 'plain',
         name: 'plain',
         baseline_text: '—',
         flower_text: '1/s',
@@ -158,6 +183,7 @@ test('a file that is not a report of this version is refused, naming why', () =>
     ['[]', /no rows/],
     [JSON.stringify({ version: 2, rows: [] }), /has version 2; this compare reads version 1/],
     [JSON.stringify({ version: 1, rows: [{}] }), /row 1 has no name/],
+    [JSON.stringify({ version: 1, rows: [{ name: 'a', key: 3 }] }), /row 1 has no name \(or a key that is not text\)/],
   ];
   for (const [text, problem] of cases) {
     const r = parseReport(text);
