@@ -33,6 +33,8 @@ export interface FloorDirs {
   runs: string;
   home: string;
   tmp: string;
+  /** the binary's config dir (default: `<home>/.claude`); a resume bench passes the one its store was made with */
+  configDir?: string;
 }
 
 /** `sandbox`: flower's default floor; `scrub`: what `--no-sandbox` keeps; `none`: a bare run as the SDK ships. */
@@ -52,7 +54,7 @@ export interface BareFloor {
  * no `--allow-write`/`--pass-env`/`--deny-read`). `net` defaults to flower's default, 'on'.
  */
 export function bareFloor(d: FloorDirs, base: Record<string, string>, mode: FloorMode, net: NetPolicy = 'on'): BareFloor {
-  const env: Record<string, string> = { ...base, CLAUDE_CONFIG_DIR: path.join(d.home, '.claude'), TMPDIR: d.tmp };
+  const env: Record<string, string> = { ...base, CLAUDE_CONFIG_DIR: d.configDir ?? path.join(d.home, '.claude'), TMPDIR: d.tmp };
   fs.mkdirSync(env.CLAUDE_CONFIG_DIR!, { recursive: true });
   fs.mkdirSync(d.tmp, { recursive: true });
   if (mode === 'none') return { env, options: {}, sandbox: undefined };

@@ -18,12 +18,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import Database from 'better-sqlite3';
-import { resolveEnv } from '../src/config/index.js';
-import { Floor } from '../src/runtime/floor.js';
 import { AgentSpec, Runtime } from '../src/runtime/index.js';
-import { RunLayout } from '../src/state/index.js';
 import { startSim, type SimItem } from '../src/sim/index.js';
 import { SqliteSessionStore, ViewedStore, projectKeyFor } from '../src/store/index.js';
+import { bareFloor } from './floor.js';
 import { argInt, fmtMs, fmtRatio, isMain, median, table, type BenchRow } from './measure.js';
 
 const GOAL = 1.05;
@@ -165,26 +163,13 @@ export async function main(o: WakeBenchOptions = {}): Promise<BenchRow[]> {
     const configDir = () => process.env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude');
     const bare = (sandboxed: boolean) =>
       reach(async () => {
-        const cenv: Record<string, string> = { ...baseEnv(home, sim.url), CLAUDE_CONFIG_DIR: configDir() };
-        // the floor flower builds (runtime/floor.ts), built here as flower builds it: like for like
-        let floor: Floor | undefined;
-        const tmp = sandboxed ? fs.mkdtempSync(path.join(root, 'tmp-')) : undefined;
-        if (tmp) {
-          floor = new Floor({
-            layout: RunLayout.of({ cwd: ws, workspace: ws, runDir: runs }),
-            resolved: resolveEnv(cenv, ws),
-            tmpDir: tmp,
-            configDir: cenv.CLAUDE_CONFIG_DIR!,
-            allowWrite: [],
-            passEnv: [],
-            allowRead: [],
-            denyRead: [],
-            protect: [],
-            warn: () => {},
-          });
-          cenv.CLAUDE_ENV_FILE = floor.scrubFile;
-          cenv.TMPDIR = tmp;
-        }
+        // the floor flower builds (runtime/floor.ts), from bench/floor.ts as every bench's bare run: like for like
+        const tmp = fs.mkdtempSync(path.join(root, 'tmp-'));
+        const { env: cenv, options: floor } = bareFloor(
+          { ws, runs, home, tmp, configDir: configDir() },
+          baseEnv(home, sim.url),
+          sandboxed ? 'sandbox' : 'none',
+        );
         const store = new SqliteSessionStore(path.join(runs, 'sessions.db'));
         try {
           for await (const m of query({
@@ -197,15 +182,14 @@ export async function main(o: WakeBenchOptions = {}): Promise<BenchRow[]> {
               allowedTools: ['Bash'],
               settingSources: [],
               systemPrompt: { type: 'preset', preset: 'claude_code' },
-              ...(floor ? { sandbox: floor.sandbox({ floor: spec.floor, net: 'on', nested: false }), settings: floor.settings() } : {}),
+              ...floor,
             },
           })) {
             void m;
           }
         } finally {
           store.close();
-          floor?.close();
-          if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+          fs.rmSync(tmp, { recursive: true, force: true });
         }
       });
     const flower = () =>
