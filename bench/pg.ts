@@ -28,7 +28,8 @@ export interface PgBenchOptions {
   log?: (line: string) => void;
 }
 
-async function withServer<T>(fn: (url: string) => Promise<T>): Promise<T | null> {
+/** `fn` with a server's admin URL (see the head of this file); null when there is none. Also used by bench/fleet.ts. */
+export async function withServer<T>(fn: (url: string) => Promise<T>): Promise<T | null> {
   const given = process.env.FLOWER_BENCH_PG_URL || process.env.FLOWER_TEST_PG_URL;
   if (given) return fn(given);
   const c = (await startCluster()) as { url: string; dir: string } | null;
@@ -40,7 +41,8 @@ async function withServer<T>(fn: (url: string) => Promise<T>): Promise<T | null>
   }
 }
 
-async function freshDb(admin: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new database on the server `admin` names, and how to drop it. */
+export async function freshDb(admin: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `flower_bench_${crypto.randomBytes(4).toString('hex')}`;
   const c = new pg.Client({ connectionString: admin });
   await c.connect();

@@ -19,6 +19,7 @@ import {
   retryTask,
   takeoverBound,
   taskDataOf,
+  taskRow,
   type FleetTiming,
   type TaskInput,
   type TaskStatus,
@@ -163,13 +164,10 @@ export async function fleetStatusCommand(g: GlobalOptions, io: CliIO): Promise<n
   return EXIT.ok;
 }
 
-function statusLine(r: TaskStatus): string {
-  const state =
-    r.state === 'running' || r.state === 'waiting'
-      ? `${r.state}${r.host ? ` on ${r.host}` : ''}${r.since ? ` since ${r.since}` : ''}`
-      : `${r.state}${r.reason ? `: ${r.reason}` : ''}`;
+function statusLine(s: TaskStatus): string {
+  const r = taskRow(s);
   const name = r.name ? ` (${one(r.name)})` : '';
-  return `${r.id}${name}  ${one(state)}  $${r.cost_usd.toFixed(4)}  wakes ${r.wakes}  ${r.branch}`;
+  return `${r.id}${name}  ${one(r.stateText)}  ${r.spend}  wakes ${r.wakes}  ${r.branch}`;
 }
 
 export async function fleetCancel(id: string, _g: GlobalOptions, io: CliIO): Promise<number> {

@@ -3,7 +3,8 @@
  * for the inbox: the waiting question's answer, remarks, stop after this step) until
  * Ctrl-C or SIGTERM. The first stdout line is the full URL with this start's random access token.
  * With FLOWER_STORE / --store = postgres://… it shows what that store holds for the project
- * (FLOWER_PROJECT, else the workspace path), as `flower status` and `flower log` do.
+ * (FLOWER_PROJECT, else the workspace path), as `flower status` and `flower log` do, and the store's
+ * fleet when it has one: its tasks on the first page, each linking to that task's runs.
  * A run dir that is not there, is a file, or cannot be read is refused at start (one line naming it):
  * a page that says "No runs recorded yet" forever would hide the mistyped path.
  */
@@ -64,7 +65,7 @@ export function ui(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<number> {
 }
 
 async function serve(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<number> {
-  const { FileSource, PgSource, findRunDir, handle, newToken, serveUi } = await import('../ui/index.js');
+  const { FileSource, PgSource, UiFleet, findRunDir, handle, newToken, serveUi } = await import('../ui/index.js');
   const cwd = io.cwd ?? process.cwd();
   const runDir = o.runDirGiven ? path.resolve(cwd, g.runDir) : findRunDir(cwd);
   const env = resolveEnv(io.env, cwd).env;
@@ -76,13 +77,16 @@ async function serve(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<number>
   const choice = chooseStore(env, RunLayout.of({ cwd, workspace, runDir }));
   if (choice.backend !== 'postgres') usableRunDir(runDir, o.runDirGiven);
   const pg = choice.backend === 'postgres' ? await PgSource.open({ url: choice.url, project: choice.project, workspace, runDir }) : null;
+  // the store's fleet, when it has one: its tasks on the first page, each linking to its runs (docs/fleet.md)
+  const fleet = choice.backend === 'postgres' && pg ? await UiFleet.open({ url: choice.url, runDir }) : undefined;
   const source = pg ?? new FileSource(RunLayout.of({ cwd, runDir }));
   const shown = pg ? pg.where : runDir;
   const empty = pg ? false : fs.readdirSync(runDir).length === 0;
   // the inbox of the same store: the page's one writable corner (answers, remarks, stop after this step)
   const inbox = pg ? pg.inbox : new FileRunRecords(RunLayout.of({ cwd, runDir })).inbox;
-  const app = { source, token: newToken(), window: policy.window, threshold: thresholds(policy).at, inbox };
+  const app = { source, token: newToken(), window: policy.window, threshold: thresholds(policy).at, inbox, ...(fleet ? { fleet } : {}) };
   const server = await serveUi(app, { host: o.host, port: o.port }).catch((e: unknown) => {
+    fleet?.close();
     source.close();
     throw e;
   });
@@ -103,6 +107,7 @@ async function serve(o: UiOptions, g: GlobalOptions, io: CliIO): Promise<number>
     process.once('SIGTERM', stop);
   });
   await server.close();
+  fleet?.close();
   source.close();
   return EXIT.ok;
 }

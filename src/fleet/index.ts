@@ -1,12 +1,14 @@
 /**
  * The fleet: tasks on PostgreSQL's queue engine (pg-boss), worked by many hosts, each task a flower
  * project continued from the store when its host dies. docs/fleet.md says how it is used and why.
- * Layer: above workflow (a worker runs the default flow as a child `flower`), below cli.
+ * Layer: above workflow (a worker runs the default flow as a child `flower`), below cli and ui.
  */
-export { FleetQueue, QUEUE, QUEUE_SCHEMA, EXPIRE_CAP_S } from './queue.js';
+export { FleetQueue, QUEUE, QUEUE_SCHEMA, EXPIRE_CAP_S, LATEST_JOBS } from './queue.js';
 export type { JobRow } from './queue.js';
-export { fleetStatus } from './status.js';
-export type { TaskStatus } from './status.js';
+export { fleetStatus, readFleet } from './status.js';
+export type { TaskStatus, FleetRead } from './status.js';
+export { hasFleetTasks, stateText, stateDetail, spendText, taskRow, fleetCount, STATE_ORDER } from './present.js';
+export type { TaskRow } from './present.js';
 export { addTasks, cancelTask, findTask, retryTask, taskDataOf, repoOf } from './ops.js';
 export type { CancelResult, RetryResult } from './ops.js';
 export { FleetWorker, EXIT_LEASE_LOST } from './worker.js';

@@ -49,6 +49,19 @@ export interface JobRow {
   completed_on: Date | null;
 }
 
+const COLS = 'id::text AS job_id, state::text AS state, data, output, retry_count, retry_limit, created_on, completed_on';
+/**
+ * The latest job of every task ($1: the queue, $2: a start of the task id or null), oldest task first,
+ * from the engine's tables (`status`, and `flower ui`, which reads them without starting the engine).
+ */
+export const LATEST_JOBS = `SELECT * FROM (
+    SELECT DISTINCT ON (data->>'id') * FROM (
+      SELECT ${COLS} FROM ${QUEUE_SCHEMA}.job WHERE name = $1
+      UNION ALL SELECT ${COLS} FROM ${QUEUE_SCHEMA}.archive WHERE name = $1) j
+    WHERE ($2::text IS NULL OR data->>'id' LIKE $2 || '%')
+    ORDER BY data->>'id', created_on DESC) t
+  ORDER BY (data->>'added_at'), data->>'id'`;
+
 export class FleetQueue {
   private constructor(readonly boss: Boss) {}
 
@@ -126,17 +139,7 @@ export class FleetQueue {
 
   /** The latest job of every task (or of the tasks whose id starts with `prefix`), oldest task first. */
   async latest(prefix?: string): Promise<JobRow[]> {
-    const cols = 'id::text AS job_id, state::text AS state, data, output, retry_count, retry_limit, created_on, completed_on';
-    const r = await this.boss.getDb().executeSql(
-      `SELECT * FROM (
-         SELECT DISTINCT ON (data->>'id') * FROM (
-           SELECT ${cols} FROM ${QUEUE_SCHEMA}.job WHERE name = $1
-           UNION ALL SELECT ${cols} FROM ${QUEUE_SCHEMA}.archive WHERE name = $1) j
-         WHERE ($2::text IS NULL OR data->>'id' LIKE $2 || '%')
-         ORDER BY data->>'id', created_on DESC) t
-       ORDER BY (data->>'added_at'), data->>'id'`,
-      [QUEUE, prefix ?? null],
-    );
+    const r = await this.boss.getDb().executeSql(LATEST_JOBS, [QUEUE, prefix ?? null]);
     return r.rows as JobRow[];
   }
 

@@ -5,8 +5,8 @@
  * manifest rows' costs), read in one query per table.
  */
 import { acquirePool, ensureSchema, releasePool, withClient } from '../store/postgres/index.js';
-import type { FleetQueue, JobRow } from './queue.js';
-import { branchOf, taskState, type TaskState } from './tasks.js';
+import { LATEST_JOBS, QUEUE, QUEUE_SCHEMA, type FleetQueue, type JobRow } from './queue.js';
+import { branchOf, taskDataSchema, taskState, type TaskState } from './tasks.js';
 
 /** One task as `flower fleet status --json` prints it (one object per line). */
 export interface TaskStatus {
@@ -75,6 +75,41 @@ export async function fleetStatus(queue: FleetQueue, url: string, prefix?: strin
     jobs.map((j) => j.data.id),
   );
   return jobs.map((j) => statusOf(j, f));
+}
+
+/** What `flower ui` reads of the fleet: its tasks, and how many engine jobs of the fleet's queue could not be read as tasks. */
+export interface FleetRead {
+  tasks: TaskStatus[];
+  unreadable: number;
+}
+
+/**
+ * Every task of the fleet, read without starting the engine (which would create its schema): null when
+ * the store has no queue tables, i.e. no fleet was ever used there. A job whose data is not a task's
+ * (not written by `flower fleet add`) is counted, not shown.
+ */
+export async function readFleet(url: string): Promise<FleetRead | null> {
+  const p = acquirePool(url);
+  let rows: JobRow[] | null;
+  try {
+    rows = await withClient(p, async (c) => {
+      const t = await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS ok', [
+        `${QUEUE_SCHEMA}.job`,
+        `${QUEUE_SCHEMA}.archive`,
+      ]);
+      if (!t.rows[0]?.ok) return null;
+      return (await c.query<JobRow>(LATEST_JOBS, [QUEUE, null])).rows;
+    });
+  } finally {
+    await releasePool(p);
+  }
+  if (rows === null) return null;
+  const jobs = rows.filter((j) => taskDataSchema.safeParse(j.data).success);
+  const f = await factsOf(
+    url,
+    jobs.map((j) => j.data.id),
+  );
+  return { tasks: jobs.map((j) => statusOf(j, f)), unreadable: rows.length - jobs.length };
 }
 
 function statusOf(j: JobRow, f: Facts): TaskStatus {

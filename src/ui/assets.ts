@@ -4,7 +4,7 @@
  */
 
 /*
- * ---- the landing page's overview and run cards (src/ui/overview.ts, src/ui/landing.ts) ----
+ * ---- the landing page's overview, run cards and fleet (src/ui/overview.ts, src/ui/landing.ts, src/ui/fleet.ts) ----
  * Kept as its own block so the other pages' rules stay as they are.
  */
 const LANDING_CSS = `
@@ -23,6 +23,14 @@ table.overview td.spark svg.curve { display: block; background: none; }
 .state-badge.state-failed { color: var(--bad); background: #fdecea; }
 .state-badge.state-achieved, .state-badge.state-done { color: var(--ok); background: #e8f5e9; }
 .state-badge.state-stopped { color: var(--muted); background: #eee; }
+.state-badge.state-queued { color: #4a148c; background: #f3e5f5; }
+table.fleet { border-collapse: collapse; width: 100%; background: #fff; border: 1px solid var(--line); border-radius: 6px; margin: 8px 0 4px; }
+table.fleet th, table.fleet td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+table.fleet th { color: var(--muted); font-weight: normal; font-size: 12px; }
+table.fleet td.task .task-request { color: var(--muted); font-size: 12px; overflow-wrap: anywhere; }
+table.fleet td.task-state .state-detail { overflow-wrap: anywhere; }
+table.fleet td.spend, table.fleet td.wakes { text-align: right; white-space: nowrap; }
+table.fleet .task-id, table.fleet td.branch code { white-space: nowrap; }
 @keyframes flower-pulse { 0%, 100% { opacity: .25; } 50% { opacity: 1; } }
 @media (prefers-reduced-motion: reduce) { .state-badge.state-running::before { animation: none; } }
 section.run.state-waiting { border-left: 4px solid #ffb300; }
@@ -173,7 +181,10 @@ ${LANDING_CSS}`;
  */
 export const JS = `(() => {
   'use strict';
-  const token = new URL(location.href).searchParams.get('token') || '';
+  const here = new URL(location.href).searchParams;
+  const token = here.get('token') || '';
+  // a fleet task's page asks about its task (src/ui/fleet.ts)
+  const qs = 'token=' + encodeURIComponent(token) + (here.get('project') ? '&project=' + encodeURIComponent(here.get('project')) : '');
   const live = document.getElementById('live');
   const state = document.getElementById('live-state');
   let fp = live ? live.getAttribute('data-fp') : null;
@@ -202,7 +213,7 @@ export const JS = `(() => {
     if (busy) return;
     busy = true;
     try {
-      const r = await fetch('/api/fingerprint?token=' + encodeURIComponent(token), { cache: 'no-store' });
+      const r = await fetch('/api/fingerprint?' + qs, { cache: 'no-store' });
       if (!r.ok) throw new Error('HTTP ' + r.status);
       const now = await r.text();
       if (now !== fp) fp = (await refresh()) || now;
@@ -222,7 +233,7 @@ export const JS = `(() => {
     const cur = document.getElementById('ask');
     if (!cur) return;
     try {
-      const r = await fetch('/api/waiting?token=' + encodeURIComponent(token), { cache: 'no-store' });
+      const r = await fetch('/api/waiting?' + qs, { cache: 'no-store' });
       if (!r.ok) return;
       const j = await r.json();
       const id = j.waiting ? j.waiting.id : '';
@@ -244,7 +255,7 @@ export const JS = `(() => {
     const body = { kind: f.getAttribute('data-kind'), text: pick || (input ? input.value : ''), id: f.getAttribute('data-id') || undefined, owner: f.getAttribute('data-owner') || undefined };
     const out = document.getElementById('inbox-result');
     try {
-      const r = await fetch('/api/inbox?token=' + encodeURIComponent(token), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch('/api/inbox?' + qs, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
       const j = await r.json().catch(() => ({ message: 'HTTP ' + r.status }));
       if (out) { out.textContent = j.message || ''; out.className = 'inbox-result ' + (r.ok ? 'ok' : 'bad'); }
       if (r.ok && input) input.value = '';

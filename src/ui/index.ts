@@ -3,6 +3,8 @@ export type { UiApp, UiResponse, UiServer } from './server.js';
 export { FileSource, findRunDir, parseManifest, readLineage, noteLayouts } from './data.js';
 export { SqliteReader } from './sqlite.js';
 export { PgSource, PgSessionReader, POLL_MS, UI_WAIT_MS } from './pg.js';
+export { UiFleet, fleetSection, taskHeading } from './fleet.js';
+export type { UiFleetOptions, TaskScope } from './fleet.js';
 export type { PgSourceOptions } from './pg.js';
 export type { UiSource, SessionReader, Snapshot, Problem, UiRow, TranscriptPage } from './source.js';
 export { curveSvg, curveLabel } from './curve.js';

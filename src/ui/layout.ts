@@ -4,12 +4,15 @@ import type { Problem } from './source.js';
 
 export interface PageContext {
   token: string;
+  /** the fleet task whose runs the page shows (src/ui/fleet.ts): every link on the page stays in it */
+  project?: string;
 }
 
-/** A link inside the UI: every request needs the token, static files included. */
+/** A link inside the UI: every request needs the token, static files included; a task's page keeps its task. */
 export function href(ctx: PageContext, pathname: string, params: Record<string, string | number | undefined> = {}): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
+  if (ctx.project) q.set('project', ctx.project);
   q.set('token', ctx.token);
   return `${pathname}?${q.toString()}`;
 }
@@ -22,6 +25,8 @@ export function banners(problems: readonly Problem[]): string {
 }
 
 export function page(ctx: PageContext, o: { title: string; heading: string; problems?: readonly Problem[]; body: string; live?: boolean }): string {
+  // the frame's links (home, styles, script) are the whole ui's, not a task's
+  const top: PageContext = { token: ctx.token };
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -29,14 +34,14 @@ export function page(ctx: PageContext, o: { title: string; heading: string; prob
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${esc(o.title)}</title>
-<link rel="icon" href="${esc(href(ctx, '/favicon.svg'))}" type="image/svg+xml">
-<link rel="stylesheet" href="${esc(href(ctx, '/static/ui.css'))}">
+<link rel="icon" href="${esc(href(top, '/favicon.svg'))}" type="image/svg+xml">
+<link rel="stylesheet" href="${esc(href(top, '/static/ui.css'))}">
 </head>
 <body>
-<header><a class="home" href="${esc(href(ctx, '/'))}">flower</a> <span class="heading">${o.heading}</span>${o.live ? ' <span id="live-state" class="live" aria-live="polite">live</span>' : ''}</header>
+<header><a class="home" href="${esc(href(top, '/'))}">flower</a> <span class="heading">${o.heading}</span>${o.live ? ' <span id="live-state" class="live" aria-live="polite">live</span>' : ''}</header>
 <div id="banners">${banners(o.problems ?? [])}</div>
 <main id="live">${o.body}</main>
-${o.live ? `<script src="${esc(href(ctx, '/static/ui.js'))}" defer></script>` : ''}
+${o.live ? `<script src="${esc(href(top, '/static/ui.js'))}" defer></script>` : ''}
 </body>
 </html>
 `;

@@ -18,6 +18,7 @@ import { runSearch } from './search.js';
 import type { ModelCall, VerdictCall } from './transcript.js';
 import type { RunInbox } from '../state/index.js';
 import { inboxPanel, postInbox, type InboxRequest } from './inbox.js';
+import { fleetSection, taskHeading, type UiFleet } from './fleet.js';
 
 export interface UiApp {
   source: UiSource;
@@ -26,6 +27,10 @@ export interface UiApp {
   threshold: number;
   /** the run's durable inbox: the page shows what is asked and posts answers, remarks and stops into it */
   inbox?: RunInbox;
+  /** the store's fleet (`flower ui --store URL`): its tasks on the landing page, each task's runs on its own pages */
+  fleet?: UiFleet;
+  /** the fleet task this app shows the runs of (`?project=<id>`) */
+  task?: { id: string; name: string | null };
 }
 
 export interface UiResponse {
@@ -58,7 +63,7 @@ async function digest(app: UiApp): Promise<string> {
   const asked = (w?.questions ?? []).map((q) => q.id).join(',');
   return crypto
     .createHash('sha1')
-    .update(`${app.source.fingerprint()}|${w?.owner ?? ''}:${asked}`)
+    .update(`${app.source.fingerprint()}|${w?.owner ?? ''}:${asked}|${app.fleet?.fingerprint() ?? ''}`)
     .digest('hex')
     .slice(0, 16);
 }
@@ -76,20 +81,27 @@ async function landing(app: UiApp, ctx: PageContext): Promise<UiResponse> {
       verdicts.set(r.session_id, await app.source.sessions.verdict(r.session_id));
     }
   }
-  const problems = [...snap.problems];
+  const problems = [...snap.problems, ...(app.fleet?.problems() ?? [])];
   const sp = app.source.storeProblem();
   if (sp) problems.push(sp);
   const waiting = (await app.inbox?.readWaiting().catch(() => null)) ?? null;
-  const body = runsBody(ctx, { snap, calls, verdicts, window: app.window, threshold: app.threshold, waiting });
+  // with a fleet, the tasks come first; this folder's own runs (and its inbox) follow when it has any
+  const fleet = fleetSection(ctx, app.fleet?.tasks() ?? null);
+  const fleetOnly = !!fleet && snap.rows.length === 0 && !waiting?.questions.length;
+  const runs = fleetOnly ? '' : runsBody(ctx, { snap, calls, verdicts, window: app.window, threshold: app.threshold, waiting });
+  const body = fleet + runs;
   // the question goes on top, outside the live region: a refresh must not wipe an answer being typed
-  const panel = inboxPanel(waiting, app.inbox);
+  const panel = fleetOnly ? '' : inboxPanel(waiting, app.inbox);
+  const heading = app.task
+    ? taskHeading(ctx, app.task)
+    : fleetOnly && app.fleet
+      ? `the fleet in <code>${esc(app.fleet.where)}</code>`
+      : `runs in <code>${esc(snap.runDir)}</code>`;
+  const title = app.task ? `task ${app.task.name ?? app.task.id} — flower ui` : `flower ui — ${snap.runDir}`;
   return {
     status: 200,
     type: HTML,
-    body: page(ctx, { title: `flower ui — ${snap.runDir}`, heading: `runs in <code>${esc(snap.runDir)}</code>`, problems, body, live: true }).replace(
-      '<main id="live">',
-      `${panel}<main id="live" data-fp="${fp}">`,
-    ),
+    body: page(ctx, { title, heading, problems, body, live: true }).replace('<main id="live">', `${panel}<main id="live" data-fp="${fp}">`),
   };
 }
 
@@ -153,9 +165,40 @@ export async function handle(app: UiApp, method: string, rawUrl: string, req: In
   if (given === null || given === '') return plain(401, 'flower ui: this page needs the access token printed when `flower ui` started (?token=…).');
   if (!tokenOk(given, app.token)) return plain(403, 'flower ui: wrong access token; use the URL `flower ui` printed.');
   const p = url.pathname;
+  const top: PageContext = { token: app.token };
+  if (method === 'GET' || method === 'HEAD') {
+    if (p === '/static/ui.css') return { status: 200, type: 'text/css; charset=utf-8', body: CSS };
+    if (p === '/static/ui.js') return { status: 200, type: 'text/javascript; charset=utf-8', body: JS };
+    if (p === '/favicon.svg' || p === '/favicon.ico') return { status: 200, type: 'image/svg+xml', body: FAVICON };
+  }
+  const scoped = await scopeOf(app, url.searchParams.get('project'));
+  if (scoped === null) return { status: 404, type: HTML, body: notFound(top, 'No such task in this fleet (the fleet lists its tasks on the first page).') };
+  if (scoped === 'broken') return plain(500, "flower ui: that task's runs cannot be read now.");
+  return route(scoped, method, url, req);
+}
+
+/**
+ * The app a request is for: the whole ui's, or, with `?project=<id>`, the runs of that fleet task —
+ * only an id the fleet lists (null: no such task); 'broken' when the store cannot be read.
+ */
+async function scopeOf(app: UiApp, project: string | null): Promise<UiApp | null | 'broken'> {
+  if (project === null) return app;
+  let s;
+  try {
+    s = await app.fleet?.scope(project);
+  } catch {
+    return 'broken';
+  }
+  if (!s) return null;
+  const { fleet: _fleet, ...rest } = app;
+  return { ...rest, source: s.source, inbox: s.inbox, task: { id: s.id, name: s.name } };
+}
+
+async function route(app: UiApp, method: string, url: URL, req: InboxRequest): Promise<UiResponse> {
+  const p = url.pathname;
   if (method === 'POST' && p === '/api/inbox') return postInbox(app.inbox, req).catch(() => plain(500, 'flower ui: the inbox could not be written.'));
   if (method !== 'GET' && method !== 'HEAD') return plain(405, 'flower ui is read-only but for the inbox: GET, or POST /api/inbox.');
-  const ctx: PageContext = { token: app.token };
+  const ctx: PageContext = app.task ? { token: app.token, project: app.task.id } : { token: app.token };
   try {
     if (p === '/api/waiting')
       return {
@@ -172,9 +215,6 @@ export async function handle(app: UiApp, method: string, rawUrl: string, req: In
         type: HTML,
         body: await runSearch(app.source, ctx, url.searchParams.get('run') ?? '', (url.searchParams.get('q') ?? '').slice(0, 200)),
       };
-    if (p === '/static/ui.css') return { status: 200, type: 'text/css; charset=utf-8', body: CSS };
-    if (p === '/static/ui.js') return { status: 200, type: 'text/javascript; charset=utf-8', body: JS };
-    if (p === '/favicon.svg' || p === '/favicon.ico') return { status: 200, type: 'image/svg+xml', body: FAVICON };
     const m = /^\/session\/([^/]+)$/.exec(p);
     if (m) {
       let sid: string;

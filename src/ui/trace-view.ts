@@ -107,9 +107,9 @@ export function hitsHtml(ctx: PageContext, sid: string, hits: readonly SearchHit
   return `<ol class="hits">${items.join('')}</ol>${hits.length >= SEARCH_MAX ? `<p class="note">the first ${SEARCH_MAX} matches</p>` : ''}`;
 }
 
-/** A search box: a plain GET form (works without the script), the token carried as a hidden field. */
+/** A search box: a plain GET form (works without the script), the token (and a task's page its task) carried as hidden fields. */
 export function searchForm(ctx: PageContext, action: string, q: string, hidden: Record<string, string> = {}, label = 'search this session'): string {
-  const fields = Object.entries({ ...hidden, token: ctx.token })
+  const fields = Object.entries({ ...hidden, ...(ctx.project ? { project: ctx.project } : {}), token: ctx.token })
     .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
     .join('');
   return `<form class="search" method="get" action="${esc(action)}" role="search">${fields}<input type="search" name="q" value="${esc(q)}" aria-label="${esc(label)}" placeholder="${esc(label)}"> <button type="submit">search</button></form>`;

@@ -14,11 +14,11 @@ import { ROOT } from '../helpers/e2e.js';
  * own layer's folders and every layer below, never one above.
  */
 const LAYERS: ReadonlyArray<{ layer: string; folders: readonly string[] }> = [
-  { layer: 'cli', folders: ['cli'] },
+  { layer: 'cli', folders: ['cli', 'ui'] },
   { layer: 'fleet', folders: ['fleet'] },
   { layer: 'library', folders: ['index'] },
   { layer: 'workflow', folders: ['workflow'] },
-  { layer: 'roles', folders: ['roles', 'human', 'ui'] },
+  { layer: 'roles', folders: ['roles', 'human'] },
   { layer: 'runtime', folders: ['runtime'] },
   { layer: 'guards', folders: ['guards', 'docs'] },
   { layer: 'store', folders: ['store'] },

@@ -10,10 +10,10 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { firstUserText, lastUserText, offeredTools, type SimItem } from '../../src/sim/index.js';
-import { cli, project, testEnv, until, type CliRun } from '../helpers/e2e.js';
+import { cli, project, testEnv, until } from '../helpers/e2e.js';
 import { PG_SKIP, adminSql, dropDatabases, freshDatabase } from '../helpers/pg.js';
 import { useSim } from '../helpers/sim.js';
-import { bareOrigin, brief, git, goal, startWorker, takesOf, verdict, work, type WorkerProc } from './helpers.js';
+import { FAST, bareOrigin, brief, git, goal, settled, startWorker, takesOf, verdict, work } from './helpers.js';
 
 const sim = useSim();
 after(() => dropDatabases());
@@ -27,23 +27,6 @@ interface Status {
   wakes: number;
   cost_usd: number;
   branch: string;
-}
-
-const FAST = ['--slots', '1', '--drain', '--lease', '3', '--heartbeat', '0.5', '--supervise', '1', '--poll', '0.5'];
-
-async function settled(w: WorkerProc, ms: number): Promise<CliRun> {
-  let timer: NodeJS.Timeout | undefined;
-  const safety = new Promise<never>((_r, reject) => {
-    timer = setTimeout(() => {
-      w.kill('SIGKILL');
-      reject(new Error(`worker ${w.name} did not drain in ${ms} ms: ${JSON.stringify(w.events().slice(-20))}`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([w.done, safety]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 describe('flower fleet end to end', { skip: PG_SKIP }, () => {

@@ -65,6 +65,25 @@ export function startWorker(name: string, simUrl: string, extra: Record<string, 
   return { name, p, pid: child.pid!, done, events: () => events, kill: (sig) => child.kill(sig) };
 }
 
+/** One slot, drain, and timing in seconds short enough for a test (a dead take moves within ~5 s). */
+export const FAST = ['--slots', '1', '--drain', '--lease', '3', '--heartbeat', '0.5', '--supervise', '1', '--poll', '0.5'];
+
+/** The worker's end; after `ms` (a safety net) it is killed and the wait fails with its last events. */
+export async function settled(w: WorkerProc, ms: number): Promise<CliRun> {
+  let timer: NodeJS.Timeout | undefined;
+  const safety = new Promise<never>((_r, reject) => {
+    timer = setTimeout(() => {
+      w.kill('SIGKILL');
+      reject(new Error(`worker ${w.name} did not drain in ${ms} ms: ${JSON.stringify(w.events().slice(-20))}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([w.done, safety]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const clarifier = (m: string) => ({ firstUserIncludes: ['submit_brief', m] });
 const goalSetter = (m: string) => ({ firstUserIncludes: ['submit_goal', m] });
 const judge = (m: string) => ({ firstUserIncludes: ['submit_verdict', m] });
