@@ -55,7 +55,7 @@ export class StepRows {
 
   /**
    * What the step calls the moment its session id exists — before spawning when flower chose the id or
-   * resumes one, at system/init for a fork or a handoff's successor: the row is rewritten to name it
+   * resumes one, at system/init for a fork: the row is rewritten to name it (a handoff's successor's too)
    * while the listeners (a Workflow's lineage) remember it. Never rejects: a row that cannot be written
    * is said, and the step's last write fails loudly.
    */

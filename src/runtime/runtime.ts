@@ -2,9 +2,9 @@
  * Runtime — runs one agent step on the real SDK and records it.
  *
  * `run()` = options → spawn → stream → measure → (break / classify / wait / resume) → StepResult →
- * manifest row. The session id reaches `onSession` the moment it exists (before spawn for a new
- * session, since we choose its id) — continuity's first invariant: a kill -9 one second later must
- * still find the step→session mapping on disk.
+ * manifest row. The session id reaches `onSession` and the step's row the moment it exists (before
+ * spawn for a new session, since we choose its id, and for a resumed one) — continuity's first
+ * invariant: a kill -9 one second later must still find the step→session mapping on disk (rows.ts).
  *
  * Handoff (handoff.ts, window.ts): when the main-thread context reaches the threshold, or the API says
  * the prompt no longer fits, the session hands its work to a brand-new one through a written handoff
