@@ -231,8 +231,8 @@ export class Take {
   /**
    * Renew the lease now, or join the renewal in flight. One at a time: a second UPDATE sent while the
    * first is in flight carries the started_on the first is replacing, so its compare-and-set matches no
-   * row — read as a lost lease, and a live worker exited 75 (a heartbeat slower than its interval, on a
-   * loaded server: seen in test/fleet/fleet.e2e.test.ts).
+   * row — read as a lost lease, and the live worker exits 75 (a heartbeat slower than its interval, on
+   * a loaded server; test/fleet/lease.test.ts).
    */
   heartbeat(): Promise<void> {
     this.beating ??= this.renew().finally(() => {
