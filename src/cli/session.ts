@@ -26,7 +26,7 @@ import { cutTo, liveLine, newLiveState, type LiveState } from './screen/live.js'
 import { colourEnabled } from './screen/palette.js';
 import { Screen } from './screen/tty.js';
 import { width } from './screen/wrap.js';
-import { rescueOnSignals } from './signals.js';
+import { LAST_WRITE_MS, rescueOnSignals } from './signals.js';
 import { money, wrapWidth } from './term.js';
 
 /** Redraw period of the live line: at least once a second while nothing else happens. */
@@ -334,12 +334,13 @@ export class TerminalSession {
       this.drawFooter();
       return;
     }
-    this.rt?.rescue('interrupted-by-human');
-    this.rt?.close();
+    // the row (with its session id) is written before the store closes, as on SIGTERM (signals.ts)
+    const last = this.rt?.shutdown('interrupted-by-human', LAST_WRITE_MS);
     this.ui.line(`! ${this.ui.s.continueHint(this.quit?.cmd ?? 'flower')}`);
     this.close();
     const exit = () => process.exit(EXIT.interrupted);
-    void Promise.race([this.quit?.lock.release(), new Promise((r) => setTimeout(r, 5000))]).then(exit, exit);
+    const released = Promise.resolve(last).then(() => this.quit?.lock.release());
+    void Promise.race([released, new Promise((r) => setTimeout(r, 5000))]).then(exit, exit);
   }
 
   /** `? question`: a read-only oracle answers beside the work in its own Runtime (runs/aside: cost and sessions kept apart). */

@@ -66,8 +66,8 @@ export class Take {
 
   /** The whole take; resolves with the outcome the engine keeps, throws to hand the task back. */
   async run(): Promise<TakeOutcome> {
-    await this.renew(); // the first heartbeat at once: until it lands the take has the engine's long cap
-    this.beat = setInterval(() => void this.renew(), this.c.timing.heartbeatS * 1000);
+    await this.heartbeat(); // the first one at once: until it lands the take has the engine's long cap
+    this.beat = setInterval(() => void this.heartbeat(), this.c.timing.heartbeatS * 1000);
     const t0 = Date.now();
     this.c.emit({ kind: 'task_start', task: this.task.id, job: this.job.id, host: this.c.host, pid: process.pid });
     let ended = 'handed-back';
@@ -224,6 +224,21 @@ export class Take {
     } finally {
       rec.close();
     }
+  }
+
+  private beating: Promise<void> | undefined;
+
+  /**
+   * Renew the lease now, or join the renewal in flight. One at a time: a second UPDATE sent while the
+   * first is in flight carries the started_on the first is replacing, so its compare-and-set matches no
+   * row — read as a lost lease, and the live worker exits 75 (a heartbeat slower than its interval, on
+   * a loaded server; test/fleet/lease.test.ts).
+   */
+  heartbeat(): Promise<void> {
+    this.beating ??= this.renew().finally(() => {
+      this.beating = undefined;
+    });
+    return this.beating;
   }
 
   private async renew(): Promise<void> {

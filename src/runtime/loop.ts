@@ -10,7 +10,7 @@ import type { AttemptOutcome, InterruptCause } from './attempt.js';
 import { failure } from './failure.js';
 import type { Emit, Generations } from './handoff.js';
 import type { StepResult } from './manifest.js';
-import { afterAttempt, handedOff, retryFrom, startState } from './next.js';
+import { afterAttempt, handedOff, retryFrom, startState, type LoopState } from './next.js';
 import { waitToRetry, type RetryWait } from './recover.js';
 import type { ResilienceOptions } from './resilience.js';
 import { newSessionId } from './options.js';
@@ -60,7 +60,7 @@ export async function runAttempts(h: LoopHost, c: StepRun): Promise<void> {
   let s = startState(c.task, c.opts);
   for (;;) {
     const sessionId = s.resume ? undefined : newSessionId();
-    if (sessionId) await c.announce(sessionId);
+    await announceBefore(c, s, sessionId);
     result.attempts = s.failed + 1;
     const outcome = await h.attempt(
       {
@@ -83,7 +83,7 @@ export async function runAttempts(h: LoopHost, c: StepRun): Promise<void> {
     absorb(result, outcome);
     h.checkModel(spec, outcome, emit);
     const next = afterAttempt(outcome, s, {
-      session: result.session_id,
+      session: reached(outcome, s, result.session_id),
       request: h.interruptRequest(),
       route: gens.route(outcome),
       policy: h.policy,
@@ -124,7 +124,7 @@ export async function runAttempts(h: LoopHost, c: StepRun): Promise<void> {
           result.failure = failure('network', result.error);
           return;
         }
-        const session = result.session_id;
+        const session = reached(outcome, s, result.session_id);
         const r = retryFrom(next.state, { session, stored: !!session && (await h.hasSession(session)), task: c.task, lang: h.lang });
         if (r.kind === 'resume') result.resumed = true;
         s = r.state;
@@ -134,6 +134,25 @@ export async function runAttempts(h: LoopHost, c: StepRun): Promise<void> {
         return unreachable(next);
     }
   }
+}
+
+/**
+ * When an attempt's session id is known before its process starts — the one flower chose, or the one
+ * it resumes (a fork's comes at system/init) — the row and lineage name it before the spawn, so a kill
+ * right after the spawn finds it.
+ */
+async function announceBefore(c: StepRun, s: LoopState, chosen: string | undefined): Promise<void> {
+  const known = chosen ?? (s.fork ? undefined : s.resume);
+  if (known) await c.announce(known);
+}
+
+/**
+ * The step's session as the decisions see it: a resume that never started (no system/init) never took
+ * its prompt, so it has reached no session yet (the same attempt again), though its row names the
+ * session it resumes.
+ */
+function reached(o: AttemptOutcome, s: LoopState, session: string | null): string | null {
+  return o.sessionId || !s.resume ? session : null;
 }
 
 function unreachable(x: never): never {

@@ -2,9 +2,9 @@
  * Runtime — runs one agent step on the real SDK and records it.
  *
  * `run()` = options → spawn → stream → measure → (break / classify / wait / resume) → StepResult →
- * manifest row. The session id reaches `onSession` the moment it exists (before spawn for a new
- * session, since we choose its id) — continuity's first invariant: a kill -9 one second later must
- * still find the step→session mapping on disk.
+ * manifest row. The session id reaches `onSession` and the step's row the moment it exists (before
+ * spawn for a new session, since we choose its id, and for a resumed one) — continuity's first
+ * invariant: a kill -9 one second later must still find the step→session mapping on disk (rows.ts).
  *
  * Handoff (handoff.ts, window.ts): when the main-thread context reaches the threshold, or the API says
  * the prompt no longer fits, the session hands its work to a brand-new one through a written handoff
@@ -18,6 +18,7 @@ import { prepareRuntime, releaseRuntime, type RuntimeContext } from './context.j
 import type { SkillKit } from './skills.js';
 import type { RunLimits } from './limits.js';
 import { Manifest, newRunId, type StepResult } from './manifest.js';
+import { StepRows } from './rows.js';
 import { costedSink, event } from './events.js';
 // the life of an attempt, in order: options → spawn → stream → measure → break/handoff → classify → wait → resume
 import { assembleAttempt, type AttemptBase, type AttemptInput } from './assemble.js';
@@ -25,7 +26,7 @@ import { beginRun, forgetLocalTranscripts } from './options.js';
 import { emptyOutcome, runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
 import { modelMismatch, wantedModel, type HandoffPolicy } from './window.js';
 import { Generations, type Emit } from './handoff.js';
-import { failure, fromThrown, type StepFailure } from './failure.js';
+import { fromThrown, type StepFailure } from './failure.js';
 import { runAttempts, type LoopHost } from './loop.js';
 import { Interrupts } from './interrupts.js';
 import { costSoFar, newResult } from './result.js';
@@ -44,10 +45,13 @@ export class Runtime {
   private readonly hand: HandoffPolicy;
   private mismatchWarned = false;
   private readonly live = new Set<() => void>();
-  private inflight: { result: StepResult; index: number } | undefined;
+  /** the steps' rows: begun, told the session id, rescued, ended (rows.ts) */
+  private readonly rows: StepRows;
   /** a person's interrupt, scoped to the step run it was meant for (interrupts.ts) */
   private readonly interrupts = new Interrupts();
   private closed = false;
+  /** a signal's shutdown under way (`shutdown`) */
+  private dying: Promise<void> | undefined;
   private total = 0;
   /** the person's request as typed for this run: recorded on every row this Runtime writes (`flower ui` shows it) */
   request: string | undefined;
@@ -56,6 +60,7 @@ export class Runtime {
     this.ctx = prepareRuntime(o);
     this.runId = newRunId();
     this.manifest = new Manifest(this.ctx.backend.records, this.runId, this.ctx.warn);
+    this.rows = new StepRows(this.manifest, this.ctx.warn);
     this.hand = { ...this.ctx.handoff };
   }
 
@@ -157,11 +162,8 @@ export class Runtime {
     Object.assign(result, fields);
     // a failed row carries its failure in `errors` too, as every failed attempt does
     if (fields.ok === false && fields.error) result.errors.push(fields.error);
-    const index = this.rowOf.get(result);
-    if (index !== undefined) await this.manifest.record(result, index);
+    await this.rows.rewrite(result);
   }
-
-  private readonly rowOf = new WeakMap<StepResult, number>();
 
   /** Total cost of every step this Runtime ran. */
   totalCost(): number {
@@ -170,6 +172,7 @@ export class Runtime {
 
   async run(spec: AgentSpec, prompt: string, opts: RunOptions = {}): Promise<StepResult> {
     if (this.closed) throw new ConfigError('runtime-closed', 'this Runtime was closed; create a new one');
+    if (this.dying) await PARKED;
     await this.ready();
     const step = opts.stepName ?? spec.name;
     if (this.ctx.storeCheck) await this.ctx.storeCheck;
@@ -184,22 +187,10 @@ export class Runtime {
     }
     const result = newResult(step, this.sandboxed);
     if (this.request) result.request = this.request;
-    // the index is held before the write is awaited: a signal during the write still rescues this row
-    this.inflight = { result, index: this.manifest.nextIndex() };
-    this.rowOf.set(result, this.inflight.index);
-    await this.manifest.record(result, this.inflight.index);
-    // continuity's first invariant: a NEW session's id is recorded (awaited) before its process starts
-    const announce = async (sid: string): Promise<void> => {
-      if (result.session_id === sid) return;
-      result.session_id = sid;
-      for (const cb of [opts.onSession, this.onSession]) {
-        try {
-          await cb?.(sid);
-        } catch (e) {
-          this.ctx.warn(`onSession callback failed: ${errorText(e)}`);
-        }
-      }
-    };
+    // a resumed session's id is known before anything starts: the step's first row already names it
+    if (opts.resume !== undefined && !opts.fork) result.session_id = opts.resume;
+    const row = await this.rows.begin(result);
+    const announce = this.rows.announcer(row, () => [opts.onSession, this.onSession]);
     const emit: Emit = (kind, text, payload) => {
       opts.onEvent?.({ ...event(kind, text, { step, ...payload }), step });
     };
@@ -234,9 +225,7 @@ export class Runtime {
       this.interrupts.end();
       result.ended_at = new Date().toISOString();
       this.total += result.cost_usd;
-      const index = this.inflight?.index;
-      this.inflight = undefined;
-      await this.manifest.record(result, index);
+      await this.rows.end(row);
       forgetLocalTranscripts();
     }
     return result;
@@ -261,6 +250,7 @@ export class Runtime {
     announce: (sid: string) => Promise<void>,
     shouldBreak?: (context: number) => InterruptCause | null,
   ): Promise<AttemptOutcome> {
+    if (this.dying) await PARKED;
     const limits = this.ctx.limits;
     const limited = a.limited !== false && !limits.none;
     // a limit already reached starts nothing: the step stops with it, resumable on the next wake
@@ -273,7 +263,7 @@ export class Runtime {
     const cap = limited ? limits.attemptCap(options.maxBudgetUsd) : { cap: options.maxBudgetUsd, binding: false };
     if (cap.cap !== undefined) options.maxBudgetUsd = cap.cap;
     const deadlineAt = limited ? limits.settings.deadlineAt : undefined;
-    const onEvent = a.onEvent ? costedSink(a.onEvent, this.total + (this.inflight?.result.cost_usd ?? 0), before) : undefined;
+    const onEvent = a.onEvent ? costedSink(a.onEvent, this.total + (this.rows.current?.result.cost_usd ?? 0), before) : undefined;
     const out = await runAttempt(prompt, options, {
       step: a.step,
       humanInterrupt: () => this.interrupts.now !== null,
@@ -304,7 +294,7 @@ export class Runtime {
       interruptRequest: () => this.interrupts.for(step),
       takeInterrupt: () => this.interrupts.take(),
       hasSession: (sid) => this.hasSession(sid),
-      record: async (result) => void (await this.manifest.record(result, this.rowOf.get(result))),
+      record: (result) => this.rows.rewrite(result),
       wait: { policy: this.ctx.resilience, env: this.ctx.resolved.env, closed: () => this.closed, store: this.ctx.backend.server },
       policy: this.ctx.resilience,
       lang: this.ctx.lang,
@@ -350,31 +340,36 @@ export class Runtime {
 
   /**
    * Write the in-flight step as failed with `reason` (SIGHUP/SIGTERM): the row, with its session id,
-   * must reach the manifest before the process dies.
+   * must reach the manifest before the process dies (`shutdown` waits for it).
    */
   rescue(reason = 'killed-by-signal'): void {
-    const f = this.inflight;
-    if (!f) return;
-    f.result.ok = false;
-    f.result.error = reason;
-    f.result.errors.push(reason);
-    f.result.failure = failure(reason === 'interrupted-by-human' ? 'interrupted' : 'killed', reason);
-    f.result.ended_at = new Date().toISOString();
-    // the files backend writes before the promise is first awaited: the row is on disk when this returns
-    try {
-      this.manifest.record(f.result, f.index).catch(() => {
-        /* dying anyway */
-      });
-    } catch {
-      /* dying anyway */
-    }
-    this.inflight = undefined;
+    this.rows.rescue(reason);
+  }
+
+  /**
+   * A signal ends the process: the in-flight step is written as `reason` with its session id and no
+   * write comes after it; the children and the store are closed only once the pending writes (that row,
+   * a session id on its way to the row and to lineage) have landed — at most `waitMs`: closing the pool
+   * under them lost the row (PostgreSQL). Meanwhile nothing new starts, and the step in progress goes on
+   * (stopping it first would let the caller carry on to its end — an exit before the row landed).
+   */
+  shutdown(reason = 'killed-by-signal', waitMs = 3000): Promise<void> {
+    if (this.dying) return this.dying;
+    this.rescue(reason);
+    this.manifest.seal();
+    this.dying = this.rows.settled(waitMs).then(() => this.close());
+    return this.dying;
   }
 
   /** End every child process and close the store. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopChildren();
+    releaseRuntime(this.ctx);
+  }
+
+  private stopChildren(): void {
     for (const stop of this.live) {
       try {
         stop();
@@ -383,9 +378,11 @@ export class Runtime {
       }
     }
     this.live.clear();
-    releaseRuntime(this.ctx);
   }
 }
+
+/** Where a step or an attempt asked for during a signal's shutdown waits: the process dies of the signal first. */
+const PARKED = new Promise<never>(() => {});
 
 /** The outcome of an attempt a limit kept from starting: nothing spent, the session unchanged. */
 function stoppedBy(f: StepFailure, resume: string | undefined): AttemptOutcome {

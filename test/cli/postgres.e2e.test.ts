@@ -2,14 +2,16 @@
  * Beyond one machine, end to end: real `flower` processes, the real claude binary, the scripted
  * model, and a real PostgreSQL. Host A runs the default flow; host B (another path, another HOME,
  * the same workspace files, the same FLOWER_STORE and FLOWER_PROJECT) wakes it and continues A's
- * work session; `flower once` processes at once each keep their row. No sessions.db anywhere.
+ * work session; `flower once` processes at once each keep their row. No sessions.db anywhere. A run
+ * killed mid work step (kill -9, and SIGTERM on the wake) leaves a row naming the work session, read
+ * back from the database, and the next wake continues that same session.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startSim, type Sim, type SimItem } from '../../src/sim/index.js';
-import { cli, project, testEnv, transcriptOf, type Project } from '../helpers/e2e.js';
+import { firstUserText, offeredTools, startSim, type Sim, type SimItem } from '../../src/sim/index.js';
+import { cli, killGroup, project, startCli, testEnv, transcriptOf, until, type Project } from '../helpers/e2e.js';
 import { PG_SKIP, adminSql, dropDatabases, freshDatabase, pgUrlWith } from '../helpers/pg.js';
 
 let sim: Sim;
@@ -26,6 +28,7 @@ interface Row {
   session_id: string;
   ok: boolean;
   run: string;
+  error: string | null;
 }
 
 const clarifier = { firstUserIncludes: 'submit_brief' };
@@ -151,6 +154,96 @@ describe('PostgreSQL store end to end', { skip: PG_SKIP }, () => {
     assert.equal(new Set(adhoc.map((x) => x.run)).size, 4, 'one row per process');
     assert.ok(adhoc.every((x) => x.ok));
     assert.deepEqual(sqliteFiles(b.dir), []);
+    assert.deepEqual(sim.unexpected(), []);
+  });
+
+  test('killed mid work step — kill -9, then SIGTERM on the wake: each killed row names the work session, and the third wake continues it', {
+    timeout: 600_000,
+  }, async () => {
+    const url = await freshDatabase('kill');
+    const db = new URL(url).pathname.slice(1);
+    const p = project('pg-kill');
+    const env = testEnv(p, sim.url, { FLOWER_LANG: 'zh', FLOWER_STORE: url, FLOWER_PROJECT: 'team-kill' });
+    const args = (extra: string[]) => [...extra, '--timeout', '0', '-w', p.ws, '-r', p.runs];
+    const logRows = async () => {
+      const r = await cli(['log', '--json', '-n', '100', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env, timeoutMs: 60_000 });
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Row);
+    };
+    const workRequests = () => sim.messageRequests().filter((m) => offeredTools(m.body).includes('Agent')).length;
+    const storedEntries = async (sid: string) =>
+      Number(
+        (
+          await adminSql(
+            `SELECT count(*) AS n FROM flower.entries e JOIN flower.transcripts t ON t.id = e.transcript WHERE t.session_id = $1 AND t.subpath = ''`,
+            [sid],
+            db,
+          )
+        ).rows[0]!.n,
+      );
+
+    sim.reset();
+    // the coordinator waits on the model twice (the two kills), then answers
+    sim.enqueue(...brief(), ...goal(['node md2html.mjs a.md 输出含 <h1>']), { type: 'hang', match: coordinator }, { type: 'hang', match: coordinator });
+    sim.enqueue(...work('写好了 md2html.mjs'), ...verdict());
+    // 1: kill -9 (flower and its claude child) while the work step waits on the model
+    const first = startCli(args(['写个 md 转 html 的脚本']), { cwd: p.dir, env, group: true });
+    await until('the work step at the model', () => workRequests() >= 1, 300_000);
+    const lin = await adminSql(`SELECT session_id FROM flower.lineage WHERE project = $1 AND step = '干活'`, ['team-kill'], db);
+    const workSid = String(lin.rows[0]?.session_id ?? '');
+    assert.match(workSid, /^[0-9a-f-]{36}$/, 'lineage names the work session while it runs');
+    // its prompt in the store: what the wake resumes (a kill in the first instant would start fresh)
+    for (const end = Date.now() + 60_000; (await storedEntries(workSid)) === 0; ) assert.ok(Date.now() < end, 'the work prompt reached the store');
+    killGroup(first.child, 'SIGKILL');
+    await first.done;
+    const afterKill = await logRows();
+    assert.deepEqual(
+      afterKill.map((r) => [r.step, r.step === '干活' ? r.session_id : 'x']),
+      [
+        ['确认需求', 'x'],
+        ['设定目标', 'x'],
+        ['干活', workSid],
+      ],
+      'the killed work row names its session',
+    );
+
+    // 2: the wake resumes it; SIGTERM while it waits on the model: the row is written before the pool closes
+    const second = startCli(args([]), { cwd: p.dir, env });
+    await until('the resumed work step at the model', () => workRequests() >= 2, 300_000);
+    second.child.kill('SIGTERM');
+    const r2 = await second.done;
+    assert.equal(r2.signal, 'SIGTERM', r2.stderr);
+    const termed = (await logRows()).filter((r) => r.run !== afterKill[0]!.run);
+    assert.deepEqual(
+      termed.map((r) => [r.step, r.session_id, r.ok, r.error]),
+      [['干活', workSid, false, 'killed-by-signal']],
+    );
+
+    // 3: the third wake continues the same session to the end
+    const r3 = await cli(args([]), { cwd: p.dir, env, timeoutMs: 180_000 });
+    assert.equal(r3.code, 0, r3.stderr + r3.stdout);
+    assert.match(r3.stdout, /第 3 次唤醒/);
+    const all = await logRows();
+    const workRows = all.filter((r) => r.step === '干活');
+    assert.deepEqual(
+      workRows.map((r) => r.session_id),
+      [workSid, workSid, workSid],
+      'one work session over the three runs',
+    );
+    assert.equal(workRows.at(-1)!.ok, true);
+    assert.equal(all.at(-1)!.step, '干活·判定#1');
+    const asked = sim.messageRequests().filter((m) => offeredTools(m.body).includes('Agent'));
+    assert.equal(asked.length, 3);
+    // (the killed turns had no answer: their resume prompts follow the first one in the same user turn)
+    const [opened, , continued] = asked.map((m) => firstUserText(m.body));
+    assert.ok(
+      continued!.startsWith(opened!) && continued!.length > opened!.length,
+      "the third wake continued the first run's conversation, with the resumes after it",
+    );
     assert.deepEqual(sim.unexpected(), []);
   });
 

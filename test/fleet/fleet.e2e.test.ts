@@ -133,17 +133,21 @@ describe('flower fleet end to end', { skip: PG_SKIP }, () => {
     const steps = log.stdout
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { step: string; session_id: string });
+      .map((l) => JSON.parse(l) as { step: string; session_id: string | null; error: string | null });
     const workRows = steps.filter((s) => s.step === '干活');
     assert.ok(workRows.length >= 2, JSON.stringify(steps));
+    // the killed take's row names the work session (written when its id existed; the child, ended through
+    // its lifeline, recorded the kill before closing the store), and the next host continued that session
+    const sids = workRows.map((s) => s.session_id);
+    assert.match(String(sids[0]), /^[0-9a-f-]{36}$/, `the killed work row names its session: ${JSON.stringify(workRows[0])}`);
+    assert.equal(workRows[0]!.error, 'killed-by-signal', JSON.stringify(workRows[0]));
+    assert.deepEqual(new Set(sids), new Set([sids[0]]), `the same work session before and after the takeover: ${sids.join(' → ')}`);
     // the continued work step carries the first host's conversation: the model on the second host was
     // sent the first worker's report again (the killed turn's request and the resumed one)
     const carried = sim
       .messageRequests()
       .filter((r) => firstUserText(r.body).includes(victim) && JSON.stringify(r.body.messages ?? []).includes('VICTIM-SUB done'));
     assert.ok(carried.length >= 2, `the resumed work session was sent the earlier conversation (${carried.length} requests)`);
-    // a session cut in the middle of a turn is continued by flower's resume under a new id (see docs/fleet.md)
-    process.stderr.write(`# victim work session ids: ${workRows.map((s) => s.session_id).join(' → ')}\n`);
 
     // the first worker's commits stay on the branch, and the notes a wake needs travel with it
     const head = git(['ls-remote', origin, `refs/heads/flower/${victimId}`], admin.dir).split(/\s/)[0]!;

@@ -49,9 +49,16 @@ export interface CliRun {
   stderr: string;
 }
 
-export function startCli(args: string[], o: { cwd: string; env: Record<string, string>; script?: string }): { child: ChildProcess; done: Promise<CliRun> } {
+/**
+ * `group`: flower leads a process group of its own, so `killGroup` ends it with its claude children at
+ * once — a crashed machine or terminal, with no orphan left to send the scripted model a late request.
+ */
+export function startCli(
+  args: string[],
+  o: { cwd: string; env: Record<string, string>; script?: string; group?: boolean },
+): { child: ChildProcess; done: Promise<CliRun> } {
   // async spawn only: the sim runs in the test's own process, and a spawnSync would starve it
-  const child = spawn(process.execPath, [o.script ?? BIN, ...args], { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [o.script ?? BIN, ...args], { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: o.group === true });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -70,6 +77,11 @@ export async function cli(args: string[], o: { cwd: string; env: Record<string, 
   } finally {
     clearTimeout(t);
   }
+}
+
+/** Signal a `startCli(…, { group: true })` process and every process of its group. */
+export function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
+  process.kill(-child.pid!, sig);
 }
 
 export async function until(what: string, cond: () => boolean, timeoutMs = 20_000): Promise<void> {

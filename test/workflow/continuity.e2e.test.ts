@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { cli, DIST, project, readJson, startCli, testEnv, transcriptOf, until, type Project } from '../helpers/e2e.js';
+import { cli, DIST, killGroup, project, readJson, startCli, testEnv, transcriptOf, until, type Project } from '../helpers/e2e.js';
 
 let sim: Sim;
 before(async () => {
@@ -28,6 +28,7 @@ interface Row {
   session_id: string | null;
   ok: boolean;
   error: string | null;
+  run: string;
 }
 
 /** The seed's example, as a module `flower run` can load, plus a script that runs it through the library. */
@@ -121,6 +122,52 @@ test('kill -9 while the first step waits on the model: lineage already names the
   const lin = readJson<Lin>(lineage);
   assert.equal(lin.woke, 2);
   assert.equal(lin.steps['取词'], sid);
+  assert.match(transcriptOf(sim.messageRequests()[0]!.body).join('\n'), /读 seed\.txt/);
+});
+
+test('kill -9 mid-step, then right after the resumed step starts: each killed row names the session, and the third wake continues it', async () => {
+  const p = seedProject('kill9row');
+  const manifest = path.join(p.runs, 'manifest.json');
+  const rows = () => (fs.existsSync(manifest) ? readJson<Row[]>(manifest) : []);
+  const start = () => startCli(['run', 'flow.mjs:workflow', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env: testEnv(p, sim.url), group: true });
+  sim.reset();
+  sim.enqueue({ type: 'hang' });
+  // 1: a new session, killed (flower and its claude child) while it waits on the model
+  const first = start();
+  await until('the model request', () => sim.messageRequests().length >= 1);
+  const sid = readJson<Lin>(path.join(p.runs, 'lineage.json')).steps['取词']!;
+  await until('the prompt in sessions.db', () => storedEntries(p, sid) > 0);
+  killGroup(first.child, 'SIGKILL');
+  await first.done;
+  assert.deepEqual(
+    rows().map((r) => [r.step, r.session_id]),
+    [['取词', sid]],
+    'the killed row names the session (it was rewritten when the id existed, not only at the end)',
+  );
+  const run1 = rows()[0]!.run;
+
+  // 2: the wake resumes it; killed the moment its row appears — before its claude process has started
+  const second = start();
+  await until("the resumed step's row", () => rows().some((r) => r.run !== run1));
+  killGroup(second.child, 'SIGKILL');
+  await second.done;
+  const killed = rows().filter((r) => r.run !== run1);
+  assert.deepEqual(
+    killed.map((r) => [r.step, r.session_id]),
+    [['取词', sid]],
+    'a resumed step knows its id before it spawns: its first row names it',
+  );
+
+  // 3: the third wake continues the same session to the end
+  sim.reset();
+  sim.enqueue({ type: 'text', text: '鸢尾' });
+  const r = await runFlow(p);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /resumed · wake #3/);
+  const all = rows();
+  assert.equal(all.length, 3);
+  assert.deepEqual(new Set(all.map((x) => x.session_id)), new Set([sid]), JSON.stringify(all));
+  assert.equal(all.at(-1)!.ok, true);
   assert.match(transcriptOf(sim.messageRequests()[0]!.body).join('\n'), /读 seed\.txt/);
 });
 
