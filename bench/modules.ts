@@ -2,7 +2,9 @@
 //   trace    — run `node bin/flower.js …` once with a loader hook that writes every ES module's URL as it
 //              loads, and the CommonJS modules (require.cache) at exit: the command's modules, in load order
 //   loadTime — in a fresh node, import exactly those modules in that order, timed from the first import to
-//              the last: the command's module loading without its own work (and without node's start)
+//              the last: the command's module loading without its own work (and without node's start), as
+//              wall time and as the process's CPU time (steadier on a busy machine: other processes
+//              stretch the wall time, hardly the CPU)
 //   alone    — one package imported first in a fresh node: what it costs by itself (zod, string-width, …)
 // Run on its own: node --import tsx bench/modules.ts [runs=5] — the packages of every command, and their cost.
 import { spawn, spawnSync } from 'node:child_process';
@@ -31,11 +33,13 @@ import fs from 'node:fs';
 const require = createRequire(import.meta.url);
 const list = fs.readFileSync(process.argv[2], 'utf8').split('\\n').filter(Boolean);
 const t0 = performance.now();
+const c0 = process.cpuUsage();
 for (const m of list) {
   if (m.startsWith('file:') || m.startsWith('node:')) await import(m);
   else if (!require.cache[m]) require(m);
 }
-process.stdout.write(String(performance.now() - t0));
+const c = process.cpuUsage(c0);
+process.stdout.write(JSON.stringify({ wall: performance.now() - t0, cpu: (c.user + c.system) / 1000 }));
 `;
 
 export interface Traced {
@@ -107,23 +111,30 @@ export async function trace(args: readonly string[], o: { cwd: string; env: Node
   return { modules, packages };
 }
 
-/** ms to import `modules` in order in a fresh node (median of `runs`), node's own start not counted. */
-export function loadTime(modules: readonly string[], runs: number): number {
+export interface LoadTime {
+  /** ms from the first import to the last (median) */
+  wall: number;
+  /** ms of the process's CPU time over the same span (median) */
+  cpu: number;
+}
+
+/** What importing `modules` in order costs in a fresh node (medians of `runs`), node's own start not counted. */
+export function loadTime(modules: readonly string[], runs: number): LoadTime {
   const s = scripts();
   const list = path.join(scratch!, `replay-${process.hrtime.bigint()}.txt`);
   fs.writeFileSync(list, modules.join('\n'));
-  const times: number[] = [];
+  const times: LoadTime[] = [];
   for (let i = 0; i < runs; i++) {
     const r = spawnSync(process.execPath, [s.replay, list], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
     if (r.status !== 0) throw new Error(`replaying ${modules.length} modules failed: ${r.stderr.slice(0, 400)}`);
-    times.push(Number(r.stdout));
+    times.push(JSON.parse(r.stdout) as LoadTime);
   }
   fs.rmSync(list, { force: true });
-  return median(times);
+  return { wall: median(times.map((t) => t.wall)), cpu: median(times.map((t) => t.cpu)) };
 }
 
-/** ms to import one package (its main entry, resolved from this repository) first in a fresh node. */
-export function alone(pkg: string, runs: number): number {
+/** What importing one package (its main entry, resolved from this repository) first in a fresh node costs. */
+export function alone(pkg: string, runs: number): LoadTime {
   const resolved = import.meta.resolve(pkg);
   return loadTime([resolved], runs);
 }
@@ -142,5 +153,8 @@ if (isMain(import.meta.url)) {
   const pkgs = process.argv.slice(3).length
     ? process.argv.slice(3)
     : ['zod', 'commander', 'string-width', 'wrap-ansi', 'better-sqlite3', 'pg', 'pg-boss', 'yaml'];
-  for (const p of pkgs) console.log(`${p.padEnd(32)} ${fmtMs(alone(p, runs))} alone`);
+  for (const p of pkgs) {
+    const t = alone(p, runs);
+    console.log(`${p.padEnd(32)} ${fmtMs(t.cpu)} cpu, ${fmtMs(t.wall)} wall, alone`);
+  }
 }
