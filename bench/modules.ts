@@ -79,11 +79,12 @@ function scripts(): { register: string; replay: string } {
  * One run of `node bin/flower.js …args` with the loader hook: what it loaded. A non-zero exit throws.
  * Asynchronous, so a sim in this process (`once`) can answer the child.
  */
-export async function trace(args: readonly string[], o: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Traced> {
+export async function trace(args: readonly string[], o: { cwd: string; env: NodeJS.ProcessEnv; bin?: string }): Promise<Traced> {
+  const bin = o.bin ?? BIN; // another build's bin/flower.js, to compare a change's before and after
   const s = scripts();
   const list = path.join(scratch!, `loaded-${process.hrtime.bigint()}.txt`);
   fs.writeFileSync(list, '');
-  const child = spawn(process.execPath, ['--import', pathToFileURL(s.register).href, BIN, ...args], {
+  const child = spawn(process.execPath, ['--import', pathToFileURL(s.register).href, bin, ...args], {
     cwd: o.cwd,
     env: { ...o.env, FLOWER_BENCH_LOADED: list },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -95,10 +96,10 @@ export async function trace(args: readonly string[], o: { cwd: string; env: Node
   clearTimeout(timer);
   if (code !== 0) throw new Error(`flower ${args.join(' ')} exited ${code}: ${stderr.slice(0, 400)}`);
   const seen = new Set<string>();
-  const bin = pathToFileURL(BIN).href;
+  const binUrl = pathToFileURL(bin).href;
   const modules: string[] = [];
   for (const m of fs.readFileSync(list, 'utf8').split('\n')) {
-    if (!m || m === bin || m === s.register || m.startsWith(pathToFileURL(scratch!).href)) continue;
+    if (!m || m === binUrl || m === s.register || m.startsWith(pathToFileURL(scratch!).href)) continue;
     // the same CommonJS file seen as a URL by the hook and as a path in require.cache counts once
     const key = m.startsWith('file:') ? fileURLToPath(m) : m;
     if (seen.has(key)) continue;
