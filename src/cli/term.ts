@@ -12,9 +12,9 @@ import path from 'node:path';
 type StringWidth = typeof import('string-width').default;
 
 // string-width takes ~25 ms to load (an Intl.Segmenter, \p{RGI_Emoji} regexes, strip-ansi): a plain ASCII
-// line — most of what `status`, `log` and `--help` print — is measured without it (each character is one
+// line — most of what an English `status` or `log` prints — is measured without it (each character is one
 // column), and it loads at the first line that needs it. That load is synchronous, so it needs
-// require(esm) (Node >= 20.19, >= 22.12); an older Node loads it here, up front (bench/start.ts: the cost).
+// require(esm) (Node >= 20.19, >= 22.12); an older Node loads it here, up front (its top-level await).
 const requireEsm = createRequire(import.meta.url);
 let stringWidth: StringWidth | undefined = process.features.require_module ? undefined : (await import('string-width')).default;
 const measure = (): StringWidth => (stringWidth ??= (requireEsm('string-width') as { default: StringWidth }).default);
