@@ -30,7 +30,7 @@ console.log(`node ${process.version}, ${os.cpus().length} cpus (${os.cpus()[0]?.
 
 const rows: BenchRow[] = [];
 const benches: Array<[string, () => Promise<BenchRow[]>]> = [
-  ['start: flower --version, --help, status as whole processes vs node -e 0', () => startBench({ runs: 11 })],
+  ['start: flower --version, --help, status as whole processes vs node -e 0; what each command (and once) loads', () => startBench({ runs: 11 })],
   ['store: append throughput, load() vs JSONL read+parse (100k entries)', () => storeBench({ entries: 100_000, runs: 3, alternatives: false })],
   ['views: ViewedStore.load() with every view on vs plain load (100k entries)', () => viewsBench({ entries: 100_000, runs: 7 })],
   ['ui: landing and session page over a 100k-entry session, vs loadSync', () => uiBench({ entries: 100_000, runs: 5 })],

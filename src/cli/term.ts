@@ -5,9 +5,24 @@
  * output once drew 593-column lines and escape sequences into a terminal that then crashed (issue #7).
  * All glyphs are ASCII.
  */
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import stringWidth from 'string-width';
+
+type StringWidth = typeof import('string-width').default;
+
+// string-width takes ~25 ms to load (an Intl.Segmenter, \p{RGI_Emoji} regexes, strip-ansi): a plain ASCII
+// line — most of what an English `status` or `log` prints — is measured without it (each character is one
+// column), and it loads at the first line that needs it. That load is synchronous, so it needs
+// require(esm) (Node >= 20.19, >= 22.12); an older Node loads it here, up front (its top-level await).
+const requireEsm = createRequire(import.meta.url);
+let stringWidth: StringWidth | undefined = process.features.require_module ? undefined : (await import('string-width')).default;
+const measure = (): StringWidth => (stringWidth ??= (requireEsm('string-width') as { default: StringWidth }).default);
+// printable ASCII with flower's colours (SGR) at most: one column per character, the colours none
+// eslint-disable-next-line no-control-regex
+const PLAIN = /^(?:[\x20-\x7e]|\x1b\[[0-9;]*m)*$/;
+// eslint-disable-next-line no-control-regex
+const SGRS = /\x1b\[[0-9;]*m/g;
 
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[@-Z\\-_]/g;
@@ -52,7 +67,8 @@ export function charWidth(cp: number): number {
  * (East-Asian terminals and zh locales draw them wide), and a line measured wide never overflows either way.
  */
 export function width(text: string): number {
-  return stringWidth(text, { ambiguousIsNarrow: false });
+  if (PLAIN.test(text)) return text.includes('\x1b') ? text.replace(SGRS, '').length : text.length;
+  return measure()(text, { ambiguousIsNarrow: false });
 }
 
 /** Cut to `cols` display columns, ending in `...` (and a colour reset if colours were open). */

@@ -54,22 +54,16 @@ export {
 } from './handoff.js';
 export type { HandoffSection, HandoffFields } from './handoff.js';
 
+// the submission tools' zod schemas are in ./schemas.js, imported where a tool server is built: not here,
+// so what imports this folder does not load zod (src/docs/schemas.ts says why)
 export {
-  submitBriefShape,
-  submitBriefSchema,
-  submitGoalShape,
-  submitGoalSchema,
-  submitVerdictShape,
-  submitVerdictSchema,
-  submitHandoffShape,
-  submitHandoffSchema,
   briefFromSubmission,
   goalFromSubmission,
   verdictFromSubmission,
   handoffFromSubmission,
   fromSubmission,
   CONTRADICTORY_ACHIEVED,
-} from './schemas.js';
+} from './submitted.js';
 export type { BriefSubmission, GoalSubmission, VerdictSubmission, HandoffSubmission } from './schemas.js';
 
 export { BEQUEST_BEGIN, BEQUEST_END, REQUEST_CHARS, scanBlock, placeBlock, removeBlock, renderBequest, bequestWhen, lineEnding, oneLine } from './bequest.js';

@@ -3,12 +3,12 @@
  * submit_verdict, submit_handoff), so a model fills fields instead of writing markdown we must
  * guess headings in. Markdown parsing stays as the fallback. The raw shapes are exported because
  * the Agent SDK's `tool(name, description, shape, handler)` takes a zod raw shape.
+ *
+ * Not re-exported by src/docs/index.ts: zod takes ~45 ms to load (95 modules), and only the code that
+ * builds a submission tool server needs it (src/human/submissions.ts; the Runtime's handoff round loads
+ * this file when it starts one). What a submission becomes is in src/docs/submitted.ts, without zod.
  */
 import { z } from 'zod';
-import { Brief } from './brief.js';
-import { Goal, markUnverifiable } from './goal.js';
-import { Handoff } from './handoff.js';
-import { Verdict, type CheckResult } from './verdict.js';
 
 const line = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 const lines = (what: string, describe: string) => z.array(line(what)).min(1, `give at least one ${what}`).describe(describe);
@@ -62,52 +62,3 @@ export const submitHandoffShape = {
 };
 export const submitHandoffSchema = z.object(submitHandoffShape);
 export type HandoffSubmission = z.infer<typeof submitHandoffSchema>;
-
-const asList = (items: readonly string[]) =>
-  items
-    .map((s) => s.trim())
-    .filter((s) => s !== '')
-    .map((s) => `- ${s.replace(/^[-*+][ \t]+/, '')}`)
-    .join('\n');
-
-export function briefFromSubmission(x: BriefSubmission): Brief {
-  return new Brief({
-    goal: x.goal,
-    acceptance: asList(x.acceptance),
-    boundaries: asList(x.boundaries),
-    unknowns: asList(x.unknowns),
-  });
-}
-
-export function goalFromSubmission(x: GoalSubmission): Goal {
-  return new Goal({
-    statement: x.statement,
-    checks: x.checks.map((c) => (c.unverifiable_reason ? markUnverifiable(c.text, c.unverifiable_reason) : c.text)),
-  });
-}
-
-export const CONTRADICTORY_ACHIEVED = '结论写的是达成,但有判定项没通过或没有证据,按未达成处理。';
-
-/**
- * "achieved" with a failed or undetermined check is not believed: the structured verdict exists
- * precisely so that a pass needs evidence for every item.
- */
-export function verdictFromSubmission(x: VerdictSubmission): Verdict {
-  const checks: CheckResult[] = x.checks.map((c) => ({ item: c.item, pass: c.pass, evidence: c.evidence }));
-  const unproven = checks.some((c) => c.pass !== true);
-  if (x.state === 'achieved' && unproven) {
-    return new Verdict({ state: 'not_yet', reason: [CONTRADICTORY_ACHIEVED, x.reason].filter(Boolean).join('\n'), checks });
-  }
-  return new Verdict({ state: x.state, reason: x.reason, checks });
-}
-
-export function handoffFromSubmission(x: HandoffSubmission, opts: { step?: string } = {}): Handoff {
-  return new Handoff({ ...x, ...(opts.step !== undefined ? { step: opts.step } : {}) });
-}
-
-export const fromSubmission = {
-  brief: briefFromSubmission,
-  goal: goalFromSubmission,
-  verdict: verdictFromSubmission,
-  handoff: handoffFromSubmission,
-} as const;

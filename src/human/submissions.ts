@@ -10,9 +10,8 @@ import { tool, type AnyZodRawShape, type SdkMcpToolDefinition } from '@anthropic
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { Lang } from '../config/index.js';
+import { CONTRADICTORY_ACHIEVED, fromSubmission, type Brief, type Goal, type Handoff, type Verdict } from '../docs/index.js';
 import {
-  CONTRADICTORY_ACHIEVED,
-  fromSubmission,
   submitBriefSchema,
   submitBriefShape,
   submitGoalSchema,
@@ -21,11 +20,7 @@ import {
   submitHandoffShape,
   submitVerdictSchema,
   submitVerdictShape,
-  type Brief,
-  type Goal,
-  type Handoff,
-  type Verdict,
-} from '../docs/index.js';
+} from '../docs/schemas.js';
 import { explain, fieldIssues, wireSchema, type FieldIssue } from './rejection.js';
 
 export const SUBMISSION_KINDS = ['brief', 'goal', 'verdict', 'handoff'] as const;

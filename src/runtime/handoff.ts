@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createSdkMcpServer, tool, type McpSdkServerConfigWithInstance } from '@anthropic-ai/claude-agent-sdk';
 import type { Lang } from '../config/index.js';
-import { Handoff, handoffFromSubmission, submitHandoffSchema, submitHandoffShape, type HandoffSubmission } from '../docs/index.js';
+import { Handoff, handoffFromSubmission, type HandoffSubmission } from '../docs/index.js';
 import { errorText } from '../errors.js';
 import { RunLayout, safeStepName, stamp } from '../state/index.js';
 import type { AttemptOutcome, InterruptCause } from './attempt.js';
@@ -96,8 +96,10 @@ const TOOL_TEXT: Readonly<Record<Lang, { describe: string; received: string; rej
  * every valid submission (the last one wins); an invalid one is answered with what is missing, never
  * thrown, so the model can fix it in the same round.
  */
-export function handoffServer(lang: Lang, keep: (x: HandoffSubmission) => void): McpSdkServerConfigWithInstance {
+export async function handoffServer(lang: Lang, keep: (x: HandoffSubmission) => void): Promise<McpSdkServerConfigWithInstance> {
   const t = TOOL_TEXT[lang];
+  // the tool's zod schema loads with the first writing round, not with every run (src/docs/schemas.ts)
+  const { submitHandoffSchema, submitHandoffShape } = await import('../docs/schemas.js');
   return createSdkMcpServer({
     name: HANDOFF_SERVER,
     version: '1.0.0',
@@ -338,7 +340,7 @@ export class Generations {
       ...o,
       mcpServers: {
         ...base.mcpServers,
-        [HANDOFF_SERVER]: handoffServer(this.host.lang, (x) => {
+        [HANDOFF_SERVER]: await handoffServer(this.host.lang, (x) => {
           submitted = x;
         }),
       },

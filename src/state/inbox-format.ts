@@ -11,59 +11,62 @@
  * Version 1 of each carries `version: 1`. A reader refuses a newer version (kept where it is) and keeps a
  * damaged one aside; nothing here is ever read from the workspace, where agents write.
  */
-import { z } from 'zod';
+import * as v from 'valibot';
+import { num } from './schemas.js';
 
 export const INBOX_VERSION = 1;
 
-const question = z.object({
-  id: z.string().min(1),
-  question: z.string(),
-  options: z.array(z.string()),
-  asked_at: z.string(),
+const nonEmpty = v.pipe(v.string(), v.minLength(1));
+
+const question = v.object({
+  id: nonEmpty,
+  question: v.string(),
+  options: v.array(v.string()),
+  asked_at: v.string(),
   /** seconds it waits in all (null: forever) */
-  timeout_s: z.number().nullable(),
+  timeout_s: v.nullable(num),
 });
 
-const waitingV1 = z.object({
-  version: z.literal(1),
+const waitingV1 = v.object({
+  version: v.literal(1),
   /** one running flower: a random id per process, so an answer never reaches another run's q1 */
-  owner: z.string().min(1),
-  pid: z.number().int(),
-  host: z.string(),
+  owner: nonEmpty,
+  pid: v.pipe(v.number(), v.safeInteger()),
+  host: v.string(),
   /** process start time (Linux), so a recycled pid is not taken for the owner */
-  started_at: z.string().nullable(),
-  updated_at: z.string(),
-  questions: z.array(question),
+  started_at: v.nullable(v.string()),
+  updated_at: v.string(),
+  questions: v.array(question),
 });
 
 /** An answer names the question it answers (the owner and id the poster saw), or null: the oldest one asked. */
-const target = z.object({ owner: z.string().min(1), id: z.string().min(1) }).nullable();
+const target = v.nullable(v.object({ owner: nonEmpty, id: nonEmpty }));
 
-const itemV1 = z.discriminatedUnion('kind', [
-  z.object({ version: z.literal(1), kind: z.literal('answer'), to: target, text: z.string(), posted_at: z.string(), from: z.string() }),
-  z.object({ version: z.literal(1), kind: z.literal('mail'), text: z.string().min(1), posted_at: z.string(), from: z.string() }),
-  z.object({ version: z.literal(1), kind: z.literal('stop-after-step'), posted_at: z.string(), from: z.string() }),
+const itemV1 = v.variant('kind', [
+  v.object({ version: v.literal(1), kind: v.literal('answer'), to: target, text: v.string(), posted_at: v.string(), from: v.string() }),
+  v.object({ version: v.literal(1), kind: v.literal('mail'), text: nonEmpty, posted_at: v.string(), from: v.string() }),
+  v.object({ version: v.literal(1), kind: v.literal('stop-after-step'), posted_at: v.string(), from: v.string() }),
 ]);
 
-const outcomeV1 = z.object({
-  version: z.literal(1),
+const outcomeV1 = v.object({
+  version: v.literal(1),
   /** applied: it took effect; too-late: the question had ended (answered elsewhere, timed out, its run gone) */
-  state: z.enum(['applied', 'too-late']),
-  at: z.string(),
+  state: v.picklist(['applied', 'too-late']),
+  at: v.string(),
   /** for an answer: the question it went to, and the text the model received */
-  question: z.string().optional(),
-  answer: z.string().optional(),
-  detail: z.string().optional(),
+  question: v.optional(v.string()),
+  answer: v.optional(v.string()),
+  detail: v.optional(v.string()),
 });
 
 export const WAITING_SCHEMAS = { 1: waitingV1 } as const;
 export const ITEM_SCHEMAS = { 1: itemV1 } as const;
 export const OUTCOME_SCHEMAS = { 1: outcomeV1 } as const;
 
-export type WaitingQuestion = z.infer<typeof question>;
-export type WaitingSet = z.infer<typeof waitingV1>;
-export type InboxItemBody = z.infer<typeof itemV1>;
-export type InboxOutcome = z.infer<typeof outcomeV1>;
+export type WaitingQuestion = v.InferOutput<typeof question>;
+export type WaitingSet = v.InferOutput<typeof waitingV1>;
+export type InboxItemBody = v.InferOutput<typeof itemV1>;
+export type InboxOutcome = v.InferOutput<typeof outcomeV1>;
 export type InboxKind = InboxItemBody['kind'];
 
 /** A posted item as read back: its id in the backend (sortable oldest first) and its body. */
@@ -95,17 +98,17 @@ export function parseItem(text: string): { ok: true; body: InboxItemBody } | { o
   } catch (e) {
     return { ok: false, reason: `is not valid JSON (${(e as Error).message})`, future: false };
   }
-  const v = (raw as { version?: unknown } | null)?.version;
-  if (typeof v === 'number' && v > INBOX_VERSION) return { ok: false, reason: `is version ${v}, written by a newer flower`, future: true };
-  const r = itemV1.safeParse(raw);
-  if (r.success) return { ok: true, body: r.data };
-  return { ok: false, reason: `is not an inbox item of version ${INBOX_VERSION} (${r.error.issues[0]?.message ?? 'bad shape'})`, future: false };
+  const version = (raw as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version > INBOX_VERSION) return { ok: false, reason: `is version ${version}, written by a newer flower`, future: true };
+  const r = v.safeParse(itemV1, raw);
+  if (r.success) return { ok: true, body: r.output };
+  return { ok: false, reason: `is not an inbox item of version ${INBOX_VERSION} (${r.issues[0]?.message ?? 'bad shape'})`, future: false };
 }
 
 export function parseOutcome(text: string): InboxOutcome | null {
   try {
-    const r = outcomeV1.safeParse(JSON.parse(text));
-    return r.success ? r.data : null;
+    const r = v.safeParse(outcomeV1, JSON.parse(text));
+    return r.success ? r.output : null;
   } catch {
     return null;
   }
@@ -113,8 +116,8 @@ export function parseOutcome(text: string): InboxOutcome | null {
 
 export function parseWaiting(text: string): WaitingSet | null {
   try {
-    const r = waitingV1.safeParse(JSON.parse(text));
-    return r.success ? r.data : null;
+    const r = v.safeParse(waitingV1, JSON.parse(text));
+    return r.success ? r.output : null;
   } catch {
     return null;
   }

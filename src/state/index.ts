@@ -33,6 +33,7 @@ export {
   FAILURE_KINDS,
   manifestRowSchema,
   manifestSchema,
+  checkManifestRow,
 } from './schemas.js';
 export type { LineageRecord, StepResult, ManifestRow, FailureKind, StepFailureRecord, VerdictRecord } from './schemas.js';
 export { readVersioned, versionOf, futureVersion } from './read.js';

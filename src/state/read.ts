@@ -4,9 +4,10 @@
  * overwritten): the reader refuses with `state-future-version` and so does every writer.
  */
 import fs from 'node:fs';
-import type { z } from 'zod';
+import * as v from 'valibot';
 import { StateCorrupt } from './errors.js';
 import { keepAside, parseJsonStrict } from './files.js';
+import { issuesText } from './schemas.js';
 
 export type VersionedRead<T> = { state: 'missing' } | { state: 'ok'; value: T; version: number };
 
@@ -31,7 +32,7 @@ export function futureVersion(file: string, version: number, newest: number): St
  * version, wrong types) → the file is kept aside (`<file>.corrupt-<stamp>`) and a StateCorrupt says where;
  * `keep: false` leaves it in place (read-only callers such as `flower status`).
  */
-export function readVersioned<T>(file: string, schemas: Readonly<Record<number, z.ZodType<T, unknown>>>, o: { keep?: boolean } = {}): VersionedRead<T> {
+export function readVersioned<T>(file: string, schemas: Readonly<Record<number, v.GenericSchema<unknown, T>>>, o: { keep?: boolean } = {}): VersionedRead<T> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -52,12 +53,9 @@ export function readVersioned<T>(file: string, schemas: Readonly<Record<number, 
     if (!schema) {
       reason = `has an unknown version ${JSON.stringify((raw as { version?: unknown }).version)}`;
     } else {
-      const r = schema.safeParse(raw);
-      if (r.success) return { state: 'ok', value: r.data, version: version as number };
-      reason = `does not have the expected shape (${r.error.issues
-        .slice(0, 3)
-        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-        .join('; ')})`;
+      const r = v.safeParse(schema, raw);
+      if (r.success) return { state: 'ok', value: r.output, version: version as number };
+      reason = `does not have the expected shape (${issuesText(r.issues)})`;
     }
   } catch (e) {
     if (e instanceof StateCorrupt) throw e;

@@ -4,7 +4,9 @@
  * the flow's modules load) or read with their own reader (src/cli/ui.ts) ask only this. Pure, and
  * light on purpose: it loads no database driver.
  */
-import { projectDirName, projectIdentity, storeSetting } from '../config/index.js';
+// config/store.js, not the folder's index: that one brings the credential probe (node:net, node:dns) and the
+// update check, which `flower status` never uses
+import { projectDirName, projectIdentity, storeSetting } from '../config/store.js';
 import type { RunLayout } from '../state/index.js';
 import { projectKeyFor } from './keys.js';
 

@@ -2,8 +2,9 @@
 // file to WAL), the schema created or adopted, and every reason it cannot be used as one StoreOpenError
 // that leaves the file untouched.
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { StoreError } from '../errors.js';
 
 /** Version of the on-disk contract, kept in `PRAGMA user_version`. Bump on any schema change. */
@@ -12,6 +13,11 @@ export const SCHEMA_VERSION = 1;
 export const BUSY_TIMEOUT_MS = 5000;
 const WAL_AUTOCHECKPOINT_PAGES = 40000;
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+// the driver (CommonJS, a native addon: ~7 ms) loads with the first database opened, not with every
+// command that might open one (`flower status` in a folder with no sessions.db opens none)
+const requireCjs = createRequire(import.meta.url);
+let driver: typeof Database | undefined;
+const sqlite = (): typeof Database => (driver ??= requireCjs('better-sqlite3') as typeof Database);
 // A synchronous sleep for the set-up's retry loop (the store's constructor cannot await).
 const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
@@ -65,7 +71,7 @@ export function openDatabase(path: string): Database.Database {
   }
   let db: Database.Database;
   try {
-    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    db = new (sqlite())(path, { timeout: BUSY_TIMEOUT_MS });
   } catch (e) {
     throw openError(path, e);
   }

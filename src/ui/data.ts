@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { LINEAGE_SCHEMAS, NAMES, RunLayout, StateCorrupt, manifestRowSchema, parseJsonStrict, readVersioned, runLockHolder } from '../state/index.js';
+import { LINEAGE_SCHEMAS, NAMES, RunLayout, StateCorrupt, checkManifestRow, parseJsonStrict, readVersioned, runLockHolder } from '../state/index.js';
 import { SqliteReader, stat } from './sqlite.js';
 import type { LineageView, NoteFile, Notes, Problem, Snapshot, UiRow, UiSource } from './source.js';
 
@@ -27,8 +27,8 @@ export function parseManifest(text: string, file: string): { rows: UiRow[]; prob
   const rows: UiRow[] = [];
   let bad = 0;
   for (const r of v) {
-    const p = manifestRowSchema.safeParse(r);
-    if (p.success) rows.push(p.data as UiRow);
+    const p = checkManifestRow(r);
+    if (p.ok) rows.push(p.row as UiRow);
     else bad++;
   }
   return { rows, problems: bad ? [{ file, message: `has ${bad} unreadable row${bad === 1 ? '' : 's'} (not shown)` }] : [] };

@@ -9,7 +9,7 @@ import { Renderer } from '../../src/cli/render.js';
 import { clipWords, refusalLines } from '../../src/cli/screen/refusal.js';
 import { screenTexts } from '../../src/cli/screen/texts.js';
 import { width } from '../../src/cli/screen/wrap.js';
-import { submitBriefSchema, submitGoalSchema, submitVerdictSchema } from '../../src/docs/index.js';
+import { submitBriefSchema, submitGoalSchema, submitVerdictSchema } from '../../src/docs/schemas.js';
 import { explain, fieldIssues, type FieldIssue } from '../../src/human/index.js';
 import { rejectionEvent } from '../../src/human/events.js';
 import { event } from '../../src/runtime/index.js';

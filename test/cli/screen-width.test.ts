@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import stringWidth from 'string-width';
 import { Renderer } from '../../src/cli/render.js';
 import { commandLines, COMMAND_LINES } from '../../src/cli/screen/names.js';
 import { screenTexts } from '../../src/cli/screen/texts.js';
@@ -31,6 +32,12 @@ test('one width measure: ambiguous-width characters count two, like CJK; ASCII o
     assert.equal(width(s), w, s);
     assert.equal(termWidth(s), w, `term.ts and wrap.ts measure alike: ${s}`);
   }
+});
+
+test('plain ASCII, measured without string-width, measures as string-width does (colours take no room)', () => {
+  const printable = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
+  const table = [printable, '  ~/proj  (runs: ./runs)', '\x1b[1mbold\x1b[0m and \x1b[38;5;208morange\x1b[0m', '\x1b[m', 'a\tb', 'a\x07b', 'a\x1b]8;;x\x07link'];
+  for (const s of table) assert.equal(termWidth(s), stringWidth(s, { ambiguousIsNarrow: false }), JSON.stringify(s));
 });
 
 test('wrapping by that measure: a line full of · and — still fits', () => {

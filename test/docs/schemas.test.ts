@@ -2,12 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { tool } from '@anthropic-ai/claude-agent-sdk';
+import { Brief, CONTRADICTORY_ACHIEVED, Goal, Handoff, fromSubmission } from '../../src/docs/index.js';
 import {
-  Brief,
-  CONTRADICTORY_ACHIEVED,
-  Goal,
-  Handoff,
-  fromSubmission,
   submitBriefSchema,
   submitBriefShape,
   submitGoalSchema,
@@ -16,7 +12,7 @@ import {
   submitHandoffShape,
   submitVerdictSchema,
   submitVerdictShape,
-} from '../../src/docs/index.js';
+} from '../../src/docs/schemas.js';
 
 const rejects: Array<[string, z.ZodType, unknown]> = [
   ['a brief with an empty goal', submitBriefSchema, { goal: '  ', acceptance: ['a'], boundaries: ['b'], unknowns: ['u'] }],

@@ -5,8 +5,17 @@
  * Input is plain text (already sanitized, no escapes); colour is applied per line afterwards, so
  * every line on screen is complete on its own.
  */
-import wrapAnsi from 'wrap-ansi';
+import { createRequire } from 'node:module';
 import { width } from '../term.js';
+
+type WrapAnsi = typeof import('wrap-ansi').default;
+
+// wrap-ansi (and the string-width it brings, ~25 ms: src/cli/term.ts) loads at the first line that is
+// wrapped, not with the CLI: a pipe (0 columns) and a line that fits never need it. Synchronous, so by
+// require(esm) (Node >= 20.19, >= 22.12); an older Node loads it here, up front.
+const requireEsm = createRequire(import.meta.url);
+let wrapAnsi: WrapAnsi | undefined = process.features.require_module ? undefined : (await import('wrap-ansi')).default;
+const wrapper = (): WrapAnsi => (wrapAnsi ??= (requireEsm('wrap-ansi') as { default: WrapAnsi }).default);
 
 export { width };
 
@@ -24,7 +33,7 @@ const oneWord = (line: string): boolean => !/\s/.test(line.trim());
 function fitted(text: string, cols: number, hard: boolean): string[] {
   let at = Math.max(1, cols);
   for (;;) {
-    const out = wrapAnsi(text, at, { hard, trim: true, wordWrap: true }).split('\n');
+    const out = wrapper()(text, at, { hard, trim: true, wordWrap: true }).split('\n');
     const over = Math.max(0, ...out.filter((l) => hard || !oneWord(l)).map((l) => width(l) - cols));
     if (over === 0 || at === 1) return out;
     at = Math.max(1, at - over);

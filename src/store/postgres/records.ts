@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import { manifestRowSchema, StateCorrupt, writeJsonAtomic, processStartTime } from '../../state/index.js';
+import { checkManifestRow, StateCorrupt, writeJsonAtomic, processStartTime } from '../../state/index.js';
 import type {
   AcquireOptions,
   LineageRecord,
@@ -293,7 +293,5 @@ function parseRow(row: string): { ok: true; row: ManifestRow } | { ok: false; re
   } catch (e) {
     return { ok: false, reason: `not JSON (${(e as Error).message})` };
   }
-  const r = manifestRowSchema.safeParse(v);
-  if (!r.success) return { ok: false, reason: r.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; ') };
-  return { ok: true, row: r.data as ManifestRow };
+  return checkManifestRow(v);
 }
