@@ -242,7 +242,7 @@ describe('PostgreSQL store end to end', { skip: PG_SKIP }, () => {
     const [opened, , continued] = asked.map((m) => firstUserText(m.body));
     assert.ok(
       continued!.startsWith(opened!) && continued!.length > opened!.length,
-      "the third wake continued the first run's conversation, with the resumes after it",
+      `the third wake continued the first run's conversation, with the resumes after it:\n${JSON.stringify(asked.map((m) => firstUserText(m.body)))}`,
     );
     assert.deepEqual(sim.unexpected(), []);
   });
