@@ -367,17 +367,18 @@ test('a tool killed while running gets a neutral note, is_error false, and loses
   chain(r.entries);
 });
 
-const INTERRUPT_TEXTS: Array<[string, string, boolean]> = [
-  ['a "[Request interrupted" result', '[Request interrupted by user for tool use]', true],
-  ['a "stopped while running" result', 'Correction to the text above: this call was stopped while running, not refused.', true],
-  ['an ordinary error', 'Exit code 1', false],
+const INTERRUPT_TEXTS: Array<[string, string, boolean, boolean]> = [
+  ['a "[Request interrupted" result', '[Request interrupted by user for tool use]', true, true],
+  ['a "stopped while running" result', 'Correction to the text above: this call was stopped while running, not refused.', true, true],
+  ['an ordinary error', 'Exit code 1', true, false],
+  // a command's output that quotes the markers (a grep of a log) is an outcome: the words of a tool never steer the view
+  ['a successful result quoting "[Request interrupted"', 'log.txt:3: [Request interrupted by user for tool use]', false, false],
+  ['a result without is_error quoting "stopped while running"', 'notes: this call was stopped while running', false, false],
 ];
-for (const [what, content, neutralised] of INTERRUPT_TEXTS) {
+for (const [what, content, failed, neutralised] of INTERRUPT_TEXTS) {
   test(`neutralizeInterrupts ${neutralised ? 'rewrites' : 'keeps'} ${what}`, () => {
-    const es = [
-      asst('a', null, [{ type: 'tool_use', id: 't', name: 'Bash', input: { command: 'make' } }]),
-      user('u', 'a', [{ type: 'tool_result', tool_use_id: 't', content, is_error: true }]),
-    ];
+    const result = { type: 'tool_result', tool_use_id: 't', content, ...(failed ? { is_error: true } : content.startsWith('log') ? { is_error: false } : {}) };
+    const es = [asst('a', null, [{ type: 'tool_use', id: 't', name: 'Bash', input: { command: 'make' } }]), user('u', 'a', [result])];
     const r = prune(es);
     assert.equal(text(resultOf(r.entries, 't')) === INTERRUPT_NOTE, neutralised);
     assert.equal(prune(es, { neutralizeInterrupts: false }).report.interrupts, 0);
