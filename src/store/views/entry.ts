@@ -118,10 +118,22 @@ export function blockChars(b: Block): number {
   return 0;
 }
 
-/** A denied call, recognised by the harness's structural markers, never by text. */
-export function isDenialEntry(e: Entry, blocks: readonly Block[] | undefined = blocksOf(e)): boolean {
+/** A synthetic assistant written when the API failed for good, or a per-retry `system/api_error` entry. */
+export function isApiErrorEntry(e: Entry): boolean {
+  if (e.type === 'system') return e.subtype === 'api_error';
+  if (e.type !== 'assistant') return false;
+  return e.isApiErrorMessage === true || (isRecord(e.message) && e.message.model === '<synthetic>');
+}
+
+/** The harness's denial markers on a user entry: a `toolDenialKind`, or a permission decision `reject`. */
+export function hasDenialMarks(e: Entry): boolean {
   if (e.type !== 'user') return false;
   const decision = isRecord(e.permissionDecision) ? e.permissionDecision.decision : undefined;
-  if (e.toolDenialKind === undefined && decision !== 'reject') return false;
+  return e.toolDenialKind !== undefined || decision === 'reject';
+}
+
+/** A denied call, recognised by the harness's structural markers, never by text. */
+export function isDenialEntry(e: Entry, blocks: readonly Block[] | undefined = blocksOf(e)): boolean {
+  if (!hasDenialMarks(e)) return false;
   return !(blocks ?? []).some((b) => isToolResult(b) && isInterruptedResult(e, b));
 }
