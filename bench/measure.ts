@@ -13,10 +13,17 @@ export const median = (xs: readonly number[]): number => {
 /** Milliseconds since `t0` (from process.hrtime.bigint()). */
 export const ms = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
 
-export async function timed<T>(fn: () => T | Promise<T>): Promise<{ ms: number; value: T }> {
+/**
+ * Wall time of `fn`, and the CPU time the process spent meanwhile (user + system, every thread): on a
+ * shared machine the wall time also counts the waits for a core, the CPU time does not.
+ */
+export async function timed<T>(fn: () => T | Promise<T>): Promise<{ ms: number; cpuMs: number; value: T }> {
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const value = await fn();
-  return { ms: ms(t0), value };
+  const t = ms(t0);
+  const c = process.cpuUsage(c0);
+  return { ms: t, cpuMs: (c.user + c.system) / 1000, value };
 }
 
 /** One line of the summary table. `ratio` is flower/baseline (lower is better) unless the goal says otherwise. */

@@ -3,7 +3,7 @@
 // invariant: anything allowed as a glance must be safe to forget, because its result goes stale.
 // The mechanism (a shell lexer, a getopt model and per-verb tables) lives beside it in src/glance/; the rules are
 // documented in docs/roles.md, "Glances".
-import { judgeGlance, EPHEMERAL_VERBS, GLANCE_MAX_CHARS, type EphemeralVerdict } from './index.js';
+import { judgeGlance, mayBeGlance, EPHEMERAL_VERBS, GLANCE_MAX_CHARS, type EphemeralVerdict } from './index.js';
 
 export type { EphemeralVerdict };
 export { EPHEMERAL_VERBS, GLANCE_MAX_CHARS };
@@ -24,5 +24,6 @@ export function judgeEphemeral(command: string): EphemeralVerdict {
  * @example isEphemeral('sed -i s/a/b/ f')              // false
  */
 export function isEphemeral(command: string): boolean {
-  return judgeGlance(command).ok;
+  // the first-word check spares the lexer most worker commands (resume-time expiry asks about every one)
+  return mayBeGlance(command) && judgeGlance(command).ok;
 }

@@ -78,6 +78,26 @@ const NAMED: Readonly<Record<string, string>> = {
 
 export const EPHEMERAL_VERBS: readonly string[] = Object.freeze(Object.keys(VERBS).sort());
 
+/**
+ * A first word made only of `[A-Za-z0-9_.+-]` and ended by a blank, an operator or the end is, as it
+ * stands, the verb of the line's first simple command: no quote, escape, expansion, glob, assignment
+ * (`=`), redirection (`2>`), group or negation can be in it. The judge refuses such a line whatever
+ * follows when that verb is not in VERBS (a lexer refusal later in the line refuses it as well).
+ */
+const PLAIN_FIRST_WORD = /^[ \t]*([A-Za-z0-9_][A-Za-z0-9_.+-]*)(?=[ \t\r\n;&|]|$)/;
+
+/**
+ * False when `command` is certainly not a glance, decided from its first word alone (linear, no
+ * lexing); true means "judge it". Exact: whenever this is false, `judgeGlance(command).ok` is false
+ * (test/guards/ephemeral-fuzz.test.ts holds the two side by side). Resume-time expiry asks about
+ * thousands of worker commands (`npm test`, `python x.py`) that fail here.
+ */
+export function mayBeGlance(command: string): boolean {
+  if (typeof command !== 'string' || command.length > GLANCE_MAX_CHARS) return false;
+  const m = PLAIN_FIRST_WORD.exec(command);
+  return m === null || Object.hasOwn(VERBS, m[1]!);
+}
+
 /** What the judge knows while it walks a line: every folder the shell may be in, and the budget. */
 interface Ctx {
   readonly cwds: Cwd[];

@@ -5,7 +5,9 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { judgeTimed, type Timed } from './ephemeral-timing.js';
-import { EPHEMERAL_VERBS } from '../../src/glance/ephemeral.js';
+import { EPHEMERAL_VERBS, isEphemeral } from '../../src/glance/ephemeral.js';
+import { judgeGlance, mayBeGlance } from '../../src/glance/index.js';
+import { EVERYDAY, EVERYDAY_REFUSED, HOSTILE, HOSTILE_REWRITTEN } from './ephemeral-shell.fixtures.js';
 import { mulberry32 } from '../../src/sim/index.js';
 
 const SEED = 0x5eed_f10e;
@@ -204,4 +206,57 @@ test('every refusal has a reason, and every rewrite is a glance that is not rewr
     assert.equal(a.ok, true, `${JSON.stringify(r.command)}: ${a.reason}`);
     assert.ok(a.command === undefined || a.command === r.command, `${r.command} → ${a.command}`);
   });
+});
+
+// isEphemeral asks mayBeGlance (the first word alone) before the lexer: that shortcut must never change a verdict.
+const FIRST_WORD: ReadonlyArray<[string, boolean]> = [
+  ['yarn test', false],
+  ['  yarn test', false],
+  ['yarn\ttest', false],
+  ['yarn', false],
+  ['yarn;ls', false],
+  ['yarn&&ls', false],
+  ['yarn|ls', false],
+  ['yarn\nls', false],
+  ['python3.12 -m x', false],
+  ['g++ -o a a.c', true], // a verb with a table: the judge decides
+  ['if ls; then :; fi', false],
+  ['ls', true],
+  ['ls -la', true],
+  ['git status', true],
+  ['test -f x', true],
+  ["'ls' -la", true], // quoted: only the lexer knows the verb
+  ['l\\s', true],
+  ['ya"rn" test', true],
+  ['FOO=1 ls', true],
+  ['2>/dev/null ls', true],
+  ['yarn>x', true],
+  ['yarn#x', true],
+  ['yarn(', true],
+  ['$x ls', true],
+  ['\nls', true],
+  ['-la', true],
+  ['', true],
+  ['x'.repeat(5000), false],
+];
+
+test('the first-word check: a plain first word that is not a glance verb refuses, anything else goes to the judge', () => {
+  for (const [command, may] of FIRST_WORD) {
+    assert.equal(mayBeGlance(command), may, JSON.stringify(command));
+    if (!may) assert.equal(judgeGlance(command).ok, false, JSON.stringify(command));
+  }
+});
+
+test('isEphemeral (first-word check, then the judge) agrees with judgeGlance on every fuzzed and every table command', () => {
+  const all = [...COMMANDS, ...HOSTILE, ...EVERYDAY, ...EVERYDAY_REFUSED, ...HOSTILE_REWRITTEN, ...FIRST_WORD.map(([c]) => c)];
+  let shortcut = 0;
+  for (const command of all) {
+    const ok = judgeGlance(command).ok;
+    if (!mayBeGlance(command)) {
+      shortcut++;
+      assert.equal(ok, false, `the first-word check refused a glance: ${JSON.stringify(command.slice(0, 120))}`);
+    }
+    assert.equal(isEphemeral(command), ok, JSON.stringify(command.slice(0, 120)));
+  }
+  assert.ok(shortcut > 100, `the check decided ${shortcut} commands alone: the fuzz must reach it`);
 });

@@ -109,3 +109,38 @@ describe('opening the db file', () => {
     s.close();
   });
 });
+
+describe('loading', () => {
+  test('a long session comes back whole and in order, across the ranges a load reads', async () => {
+    const s = new SqliteSessionStore(freshPath());
+    const ids = Array.from({ length: 1300 }, (_, i) => `e${i}`);
+    for (let i = 0; i < ids.length; i += 100)
+      await s.append(
+        main(),
+        ids.slice(i, i + 100).map((id) => u(id)),
+      );
+    assert.deepEqual(tags(await s.load(main())), ids);
+    assert.equal(await s.load(main('never')), null);
+    s.close();
+  });
+
+  test('rows with gaps between their seqs (a file another writer made) are all loaded, in seq order', async () => {
+    const path = freshPath();
+    const s = new SqliteSessionStore(path);
+    await s.append(main(), [u('first')]);
+    s.close();
+    const raw = new Database(path);
+    const put = raw.prepare('INSERT INTO entries(store_key, seq, uid, payload) VALUES(?, ?, ?, ?)');
+    for (const [seq, id] of [
+      [7, 'b'],
+      [100_000, 'c'],
+      [3, 'a'],
+      [5_000_000_000, 'd'],
+    ] as const)
+      put.run(`${P}/s1`, seq, id, JSON.stringify(u(id)));
+    raw.close();
+    const again = new SqliteSessionStore(path);
+    assert.deepEqual(tags(await again.load(main())), ['first', 'a', 'b', 'c', 'd']);
+    again.close();
+  });
+});

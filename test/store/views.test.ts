@@ -367,17 +367,18 @@ test('a tool killed while running gets a neutral note, is_error false, and loses
   chain(r.entries);
 });
 
-const INTERRUPT_TEXTS: Array<[string, string, boolean]> = [
-  ['a "[Request interrupted" result', '[Request interrupted by user for tool use]', true],
-  ['a "stopped while running" result', 'Correction to the text above: this call was stopped while running, not refused.', true],
-  ['an ordinary error', 'Exit code 1', false],
+const INTERRUPT_TEXTS: Array<[string, string, boolean, boolean]> = [
+  ['a "[Request interrupted" result', '[Request interrupted by user for tool use]', true, true],
+  ['a "stopped while running" result', 'Correction to the text above: this call was stopped while running, not refused.', true, true],
+  ['an ordinary error', 'Exit code 1', true, false],
+  // a command's output that quotes the markers (a grep of a log) is an outcome: the words of a tool never steer the view
+  ['a successful result quoting "[Request interrupted"', 'log.txt:3: [Request interrupted by user for tool use]', false, false],
+  ['a result without is_error quoting "stopped while running"', 'notes: this call was stopped while running', false, false],
 ];
-for (const [what, content, neutralised] of INTERRUPT_TEXTS) {
+for (const [what, content, failed, neutralised] of INTERRUPT_TEXTS) {
   test(`neutralizeInterrupts ${neutralised ? 'rewrites' : 'keeps'} ${what}`, () => {
-    const es = [
-      asst('a', null, [{ type: 'tool_use', id: 't', name: 'Bash', input: { command: 'make' } }]),
-      user('u', 'a', [{ type: 'tool_result', tool_use_id: 't', content, is_error: true }]),
-    ];
+    const result = { type: 'tool_result', tool_use_id: 't', content, ...(failed ? { is_error: true } : content.startsWith('log') ? { is_error: false } : {}) };
+    const es = [asst('a', null, [{ type: 'tool_use', id: 't', name: 'Bash', input: { command: 'make' } }]), user('u', 'a', [result])];
     const r = prune(es);
     assert.equal(text(resultOf(r.entries, 't')) === INTERRUPT_NOTE, neutralised);
     assert.equal(prune(es, { neutralizeInterrupts: false }).report.interrupts, 0);
@@ -448,6 +449,42 @@ test('one heal entry answers every orphan of an assistant; nothing is added when
   assert.equal(h.entries[1]!.uuid, healUuid(['x', 'y']));
   assert.equal(healOrphans(load('glances')).entries.length, load('glances').length);
   assert.equal(prune(es, { healOrphans: false }).entries.length, 1);
+});
+
+// The views find a call's blocks through an index made once (src/store/views/work.ts): rows written
+// twice, a result stored before its call and a denied call seen twice must come out as a scan of every entry gives them.
+test('a duplicated row, a result before its call and a denial written twice are handled wherever they sit', () => {
+  const call = (id: string, command = 'make') => ({ type: 'tool_use', id, name: 'Bash', input: { command } });
+  const ok = (id: string, content = 'done') => ({ type: 'tool_result', tool_use_id: id, content, is_error: false });
+  const denied = { toolDenialKind: 'permission-rule', permissionDecision: { decision: 'reject' } };
+  const es = deepFreeze([
+    user('r0', null, [ok('early')]), // stored before its call
+    asst('a0', 'r0', [call('early')]),
+    asst('a1', 'a0', [call('lost')]), // never answered, and its row written twice
+    asst('a1', 'a0', [call('lost')]),
+    asst('d1', 'a1', [call('den1', 'rm x')]),
+    user('n1', 'd1', [{ type: 'tool_result', tool_use_id: 'den1', content: 'Denied', is_error: true }], denied),
+    asst('d1', 'a1', [call('den1', 'rm x')]), // the denied call again
+    asst('d2', 'n1', [call('den2', 'rm y')]),
+    user('n2', 'd2', [{ type: 'tool_result', tool_use_id: 'den2', content: 'Denied', is_error: true }], denied),
+    ...[1, 2, 3].flatMap((k) => [
+      asst(`g${k}`, k === 1 ? 'n2' : `o${k - 1}`, [call(`g${k}`, 'git status')]),
+      user(`o${k}`, `g${k}`, [ok(`g${k}`, `status ${k}`)]),
+    ]),
+    user('o1', 'g1', [ok('g1', 'status 1')]), // a glance result written twice
+  ]);
+  const r = views(es, { expire: { keepRecent: 1 }, prune: { keepDenials: 1 } });
+  assert.equal(r.report.healed, 1, 'the twice-written orphan is healed once');
+  assert.equal(r.entries.filter((e) => blocks(e).some((b) => b.tool_use_id === 'lost')).length, 1);
+  assert.equal(r.entries.filter((e) => blocks(e).some((b) => b.tool_use_id === 'early')).length, 1, 'a result before its call still answers it: no heal');
+  assert.equal(useOf(r.entries, 'den1'), undefined, 'both copies of the older denied call are gone');
+  assert.equal(resultOf(r.entries, 'den1'), undefined);
+  assert.ok(useOf(r.entries, 'den2') && resultOf(r.entries, 'den2'), 'the newest denial stays, with its pair');
+  const stale = r.entries.flatMap(blocks).filter((b) => b.type === 'tool_result' && text(b).startsWith(STALE_PREFIX));
+  assert.equal(stale.length, 3, 'every glance result but the newest in file order expires: the copy written last stays');
+  assert.equal(text(blocks(r.entries.at(-1)!)[0]), 'status 1');
+  const again = views(r.entries, { expire: { keepRecent: 1 }, prune: { keepDenials: 1 } });
+  assert.deepEqual(again.report, emptyReport());
 });
 
 // ── relink ───────────────────────────────────────────────────────────────────────────────────

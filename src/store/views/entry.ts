@@ -80,16 +80,20 @@ export function withFields(e: Entry, fields: Record<string, unknown>): Entry {
 }
 
 /**
- * Why a tool_result is debris of an interruption rather than a real outcome. The binary writes
- * "[Request interrupted…" or, for a tool killed while running, a rejection text with the correction
- * "this call was stopped while running", plus `toolUseResult: 'User rejected tool use'` WITHOUT
- * `toolDenialBeforeRun` (a rejection before the run sets it: that one is a denial, docs/sdk-facts.md §2, §7c).
+ * Why a tool_result is debris of an interruption rather than a real outcome. The binary writes an error
+ * result (`is_error: true`): "[Request interrupted…" or, for a tool killed while running, a rejection
+ * text with the correction "this call was stopped while running", plus `toolUseResult: 'User rejected
+ * tool use'` WITHOUT `toolDenialBeforeRun` (a rejection before the run sets it: that one is a denial,
+ * docs/sdk-facts.md §2, §7c). A result that did not fail is an outcome whatever its text says — a
+ * command's output may quote these words (a grep of a log) and must reach the model as it was.
  */
 export function isInterruptedResult(e: Entry, b: ToolResultBlock): boolean {
+  // already neutralised (is_error false): a second pass must not call it a denial
+  if (b.is_error !== true) return (typeof b.content === 'string' ? b.content : resultText(b).text) === INTERRUPT_NOTE;
   const { text } = resultText(b);
-  if (text === INTERRUPT_NOTE) return true; // already neutralised: a second pass must not call it a denial
+  if (text === INTERRUPT_NOTE) return true;
   if (text.includes('[Request interrupted') || text.includes('this call was stopped while running')) return true;
-  return b.is_error === true && e.toolUseResult === 'User rejected tool use' && e.toolDenialBeforeRun !== true;
+  return e.toolUseResult === 'User rejected tool use' && e.toolDenialBeforeRun !== true;
 }
 
 // Texts the views write. A later pass must recognise them, or views(views(x)) would rewrite its own
@@ -114,10 +118,22 @@ export function blockChars(b: Block): number {
   return 0;
 }
 
-/** A denied call, recognised by the harness's structural markers, never by text. */
-export function isDenialEntry(e: Entry, blocks: readonly Block[] | undefined = blocksOf(e)): boolean {
+/** A synthetic assistant written when the API failed for good, or a per-retry `system/api_error` entry. */
+export function isApiErrorEntry(e: Entry): boolean {
+  if (e.type === 'system') return e.subtype === 'api_error';
+  if (e.type !== 'assistant') return false;
+  return e.isApiErrorMessage === true || (isRecord(e.message) && e.message.model === '<synthetic>');
+}
+
+/** The harness's denial markers on a user entry: a `toolDenialKind`, or a permission decision `reject`. */
+export function hasDenialMarks(e: Entry): boolean {
   if (e.type !== 'user') return false;
   const decision = isRecord(e.permissionDecision) ? e.permissionDecision.decision : undefined;
-  if (e.toolDenialKind === undefined && decision !== 'reject') return false;
+  return e.toolDenialKind !== undefined || decision === 'reject';
+}
+
+/** A denied call, recognised by the harness's structural markers, never by text. */
+export function isDenialEntry(e: Entry, blocks: readonly Block[] | undefined = blocksOf(e)): boolean {
+  if (!hasDenialMarks(e)) return false;
   return !(blocks ?? []).some((b) => isToolResult(b) && isInterruptedResult(e, b));
 }

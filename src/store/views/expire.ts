@@ -3,20 +3,9 @@
 // the glance guard, so whatever a coordinator may glance at is exactly what goes stale here.
 
 import { isEphemeral } from '../../glance/ephemeral.js';
-import {
-  STALE_PREFIX,
-  type Entry,
-  isDenialEntry,
-  isInterruptedResult,
-  isProtected,
-  isRecord,
-  isToolResult,
-  isToolUse,
-  isViewNote,
-  resultText,
-} from './entry.js';
+import { STALE_PREFIX, type Entry, isDenialEntry, isInterruptedResult, isProtected, isToolResult, isViewNote, resultText } from './entry.js';
 import { emptyReport, type ViewReport } from './report.js';
-import { type Work, applyNotes, makeWork } from './work.js';
+import { DENIAL_MARK, type Work, applyNotes, holding, makeWork } from './work.js';
 
 export interface ExpireOptions {
   /** The newest N ephemeral results stay as they are. */
@@ -52,36 +41,24 @@ export function expireWork(w: Work, opts: ExpireOptions = {}): ViewReport {
   const keepRecent = Math.max(0, opts.keepRecent ?? 6);
   const maxChars = opts.maxChars ?? 2000;
   const report = emptyReport();
-  // tool_use_id → command, for ephemeral Bash calls only (the verdict is cached per command text)
-  const commands = new Map<string, string>();
-  const verdicts = new Map<string, boolean>();
-  for (const i of w.tools) {
-    if (w.type[i] !== 'assistant') continue;
-    for (const b of w.blocks[i] ?? []) {
-      if (!isToolUse(b) || b.name !== 'Bash' || !isRecord(b.input) || typeof b.input.command !== 'string') continue;
-      const cmd = b.input.command;
-      let ok = verdicts.get(cmd);
-      if (ok === undefined) verdicts.set(cmd, (ok = isEphemeral(cmd)));
-      if (ok) commands.set(b.id, cmd);
-    }
-  }
+  const commands = glanceCalls(w);
   if (commands.size <= keepRecent) return report;
 
+  // only the entries holding a result of a glance call: most tool results are not
   const found: Array<{ at: number; block: number; command: string; chars: number }> = [];
-  for (const at of w.tools) {
-    if (w.type[at] !== 'user') continue;
-    const blocks = w.blocks[at];
+  for (const at of holding(w, commands, 'results')) {
+    const blocks = w.type[at] === 'user' ? w.blocks[at] : undefined;
     if (!blocks) continue;
+    const e = w.entries[at]!;
     for (let block = 0; block < blocks.length; block++) {
       const b = blocks[block]!;
       if (!isToolResult(b)) continue;
       const command = commands.get(b.tool_use_id);
       if (command === undefined) continue;
       const { text, media } = resultText(b);
-      const e = w.entries[at]!;
       if (media || text.length > maxChars || isViewNote(text) || isInterruptedResult(e, b)) continue;
       // denials and interruptions belong to prune; protected entries to nobody
-      if (isProtected(e) || isDenialEntry(e)) break;
+      if (isProtected(e) || ((w.marks[at]! & DENIAL_MARK) !== 0 && isDenialEntry(e, blocks))) break;
       found.push({ at, block, command, chars: text.length });
     }
   }
@@ -97,6 +74,19 @@ export function expireWork(w: Work, opts: ExpireOptions = {}): ViewReport {
   }
   applyNotes(w, edits);
   return report;
+}
+
+/** tool_use id → command, for the Bash calls whose command is a glance (the verdict is asked once per command text). */
+function glanceCalls(w: Work): Map<string, string> {
+  const commands = new Map<string, string>();
+  const verdicts = new Map<string, boolean>();
+  for (let k = 0; k < w.bashIds.length; k++) {
+    const command = w.bashCommands[k]!;
+    let ok = verdicts.get(command);
+    if (ok === undefined) verdicts.set(command, (ok = isEphemeral(command)));
+    if (ok) commands.set(w.bashIds[k]!, command);
+  }
+  return commands;
 }
 
 export function expire(entries: readonly Entry[], opts: ExpireOptions = {}): ViewResult {

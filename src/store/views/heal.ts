@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { ORPHAN_NOTE, type Block, type Entry, isToolResult, isToolUse } from './entry.js';
 import { assemble } from './relink.js';
-import { type Work, makeWork } from './work.js';
+import { type Work, each, holding, makeWork } from './work.js';
 
 export { ORPHAN_NOTE };
 
@@ -29,18 +29,18 @@ export interface HealPlan {
 /** Finds orphan tool_use blocks (no tool_result anywhere among live entries) and builds their heals. */
 export function planHeals(w: Work, skip: ReadonlySet<string>): HealPlan {
   const plan: HealPlan = { heals: new Map(), repoint: new Map(), healed: 0 };
-  const answered = new Set<string>();
-  for (const i of w.tools) {
-    if (w.type[i] !== 'user' || skip.has(w.uuid[i] ?? '')) continue;
-    for (const b of w.blocks[i] ?? []) if (isToolResult(b)) answered.add(b.tool_use_id);
-  }
-  for (const at of w.tools) {
+  // the calls nobody answered, found from the index; then only the entries holding them are walked
+  const open = new Set<string>();
+  for (const id of w.useIds) if (!answered(w, id, skip)) open.add(id);
+  if (open.size === 0) return plan;
+  const healed = new Set<string>(); // a duplicated row must not be healed twice
+  for (const at of holding(w, open, 'uses')) {
     const owner = w.uuid[at];
     if (w.type[at] !== 'assistant' || owner === undefined || skip.has(owner)) continue;
     let orphans: string[] | undefined;
-    for (const b of w.blocks[at] ?? []) if (isToolUse(b) && !answered.has(b.id)) (orphans ??= []).push(b.id);
+    for (const b of w.blocks[at] ?? []) if (isToolUse(b) && !answered(w, b.id, skip) && !healed.has(b.id)) (orphans ??= []).push(b.id);
     if (!orphans) continue;
-    for (const id of orphans) answered.add(id); // a duplicated row must not be healed twice
+    for (const id of orphans) healed.add(id);
     const e = w.entries[at]!;
     const uuid = healUuid(orphans);
     const heal: Entry = { type: 'user', parentUuid: owner, uuid };
@@ -56,6 +56,19 @@ export function planHeals(w: Work, skip: ReadonlySet<string>): HealPlan {
     plan.healed += orphans.length;
   }
   return plan;
+}
+
+/** Whether a live user entry (not in `skip`) holds a tool_result for call `id`. */
+function answered(w: Work, id: string, skip: ReadonlySet<string>): boolean {
+  const at = w.results.get(id);
+  if (at === undefined) return false;
+  for (const i of each(at)) {
+    if (w.type[i] !== 'user' || (skip.size > 0 && skip.has(w.uuid[i] ?? ''))) continue;
+    if (!w.removed) return true;
+    // the index was made before the views ran, and a view removed blocks since: is this one still there?
+    for (const b of w.blocks[i] ?? []) if (isToolResult(b) && b.tool_use_id === id) return true;
+  }
+  return false;
 }
 
 /**

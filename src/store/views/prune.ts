@@ -13,8 +13,8 @@ import {
   type Entry,
   blockChars,
   isDenialEntry,
+  isApiErrorEntry,
   isInterruptedResult,
-  isRecord,
   isToolResult,
   isToolUse,
   resultText,
@@ -24,7 +24,7 @@ import type { ViewResult } from './expire.js';
 import { planHeals } from './heal.js';
 import { assemble } from './relink.js';
 import { emptyReport, type ViewReport } from './report.js';
-import { type Work, makeWork, setBlocks } from './work.js';
+import { API_ERROR, DENIAL_MARK, type Work, holding, makeWork, setBlocks } from './work.js';
 
 export interface PruneOptions {
   dropApiErrors?: boolean;
@@ -34,14 +34,7 @@ export interface PruneOptions {
   keepDenials?: number;
 }
 
-export { INTERRUPT_NOTE };
-
-/** A synthetic assistant written when the API failed for good, or a per-retry `system/api_error` entry. */
-export function isApiErrorEntry(e: Entry): boolean {
-  if (e.type === 'system') return e.subtype === 'api_error';
-  if (e.type !== 'assistant') return false;
-  return e.isApiErrorMessage === true || (isRecord(e.message) && e.message.model === '<synthetic>');
-}
+export { INTERRUPT_NOTE, isApiErrorEntry };
 
 const chars = (blocks: readonly Block[]): number => blocks.reduce((n, b) => n + blockChars(b), 0);
 
@@ -50,12 +43,55 @@ function deniedCalls(w: Work, drop: ReadonlySet<string>): string[] {
   const ids: string[] = [];
   // an entry without tool results names no call, denied or not
   for (const i of w.tools) {
-    if (w.type[i] !== 'user' || drop.has(w.uuid[i] ?? '') || !isDenialEntry(w.entries[i]!, w.blocks[i])) continue;
+    if ((w.marks[i]! & DENIAL_MARK) === 0 || w.type[i] !== 'user' || drop.has(w.uuid[i] ?? '') || !isDenialEntry(w.entries[i]!, w.blocks[i])) continue;
     const results = (w.blocks[i] ?? []).filter(isToolResult);
     const failed = results.filter((b) => b.is_error === true);
     for (const b of failed.length ? failed : results) ids.push(b.tool_use_id);
   }
   return ids;
+}
+
+/** Removes the blocks of the calls in `gone` (tool_use and tool_result together); an entry left with none is dropped. */
+function dropCalls(w: Work, gone: ReadonlySet<string>, drop: Set<string>, report: ViewReport): void {
+  for (const i of holding(w, gone, 'both')) {
+    const blocks = w.blocks[i];
+    const u = w.uuid[i];
+    if (!blocks || (u !== undefined && drop.has(u))) continue;
+    const kept = blocks.filter((b) => !(isToolUse(b) && gone.has(b.id)) && !(isToolResult(b) && gone.has(b.tool_use_id)));
+    if (kept.length === blocks.length) continue;
+    report.charsSaved += chars(blocks) - chars(kept);
+    if (kept.length === 0 && u !== undefined) {
+      drop.add(u);
+      continue;
+    }
+    setBlocks(w, i, kept);
+    w.removed = true;
+    // the denial text also lives in `toolUseResult`; a half-kept entry must not carry it on
+    if (w.type[i] === 'user') w.entries[i] = withFields(w.entries[i]!, { toolUseResult: undefined });
+  }
+}
+
+/** Interrupted results get a neutral note instead of the binary's "STOP … wait for the user". */
+function neutralize(w: Work, drop: ReadonlySet<string>, report: ViewReport): void {
+  for (const i of w.failed) {
+    const blocks = w.type[i] === 'user' ? w.blocks[i] : undefined;
+    if (!blocks || drop.has(w.uuid[i] ?? '')) continue;
+    const e = w.entries[i]!;
+    let next: Block[] | undefined;
+    for (let k = 0; k < blocks.length; k++) {
+      const b = blocks[k]!;
+      if (!isToolResult(b) || !isInterruptedResult(e, b)) continue;
+      const { text } = resultText(b);
+      if (text === INTERRUPT_NOTE && b.is_error === false) continue;
+      next ??= blocks.slice();
+      next[k] = { ...b, content: INTERRUPT_NOTE, is_error: false };
+      report.interrupts++;
+      report.charsSaved += text.length - INTERRUPT_NOTE.length;
+    }
+    if (!next) continue;
+    setBlocks(w, i, next);
+    w.entries[i] = withFields(w.entries[i]!, { toolUseResult: undefined });
+  }
 }
 
 export function pruneWork(w: Work, opts: PruneOptions = {}): ViewResult {
@@ -68,7 +104,7 @@ export function pruneWork(w: Work, opts: PruneOptions = {}): ViewResult {
   if (dropApiErrors) {
     for (let i = 0; i < n; i++) {
       const u = w.uuid[i];
-      if (u === undefined || (w.type[i] !== 'system' && w.type[i] !== 'assistant') || !isApiErrorEntry(w.entries[i]!)) continue;
+      if (u === undefined || (w.marks[i]! & API_ERROR) === 0) continue;
       drop.add(u);
       report.apiErrors++; // no charsSaved: binary 2.1.332 already keeps these out of the request (docs/sdk-facts.md §3.3)
     }
@@ -77,44 +113,8 @@ export function pruneWork(w: Work, opts: PruneOptions = {}): ViewResult {
   const denied = deniedCalls(w, drop);
   const gone = new Set(denied.slice(0, Math.max(0, denied.length - keepDenials)));
   report.denials = gone.size;
-  if (gone.size > 0) {
-    for (const i of w.tools) {
-      const blocks = w.blocks[i];
-      const u = w.uuid[i];
-      if (!blocks || (u !== undefined && drop.has(u))) continue;
-      const kept = blocks.filter((b) => !(isToolUse(b) && gone.has(b.id)) && !(isToolResult(b) && gone.has(b.tool_use_id)));
-      if (kept.length === blocks.length) continue;
-      report.charsSaved += chars(blocks) - chars(kept);
-      if (kept.length === 0 && u !== undefined) {
-        drop.add(u);
-        continue;
-      }
-      setBlocks(w, i, kept);
-      // the denial text also lives in `toolUseResult`; a half-kept entry must not carry it on
-      if (w.type[i] === 'user') w.entries[i] = withFields(w.entries[i]!, { toolUseResult: undefined });
-    }
-  }
-
-  if (neutralizeInterrupts) {
-    for (const i of w.tools) {
-      const blocks = w.type[i] === 'user' ? w.blocks[i] : undefined;
-      if (!blocks || drop.has(w.uuid[i] ?? '')) continue;
-      const e = w.entries[i]!;
-      let next: Block[] | undefined;
-      blocks.forEach((b, k) => {
-        if (!isToolResult(b) || !isInterruptedResult(e, b)) return;
-        const { text } = resultText(b);
-        if (text === INTERRUPT_NOTE && b.is_error === false) return;
-        next ??= blocks.slice();
-        next[k] = { ...b, content: INTERRUPT_NOTE, is_error: false };
-        report.interrupts++;
-        report.charsSaved += text.length - INTERRUPT_NOTE.length;
-      });
-      if (!next) continue;
-      setBlocks(w, i, next);
-      w.entries[i] = withFields(w.entries[i]!, { toolUseResult: undefined });
-    }
-  }
+  if (gone.size > 0) dropCalls(w, gone, drop, report);
+  if (neutralizeInterrupts) neutralize(w, drop, report);
 
   const plan = heal ? planHeals(w, drop) : undefined;
   report.healed = plan?.healed ?? 0;

@@ -36,18 +36,23 @@ export function assemble(
   const out: Entry[] = [];
   let previous: string | undefined; // the last surviving uuid, in output order
   let previousInput: string | undefined; // the last uuid in input order: almost always the parent
+  let previousDropped = false; // whether that entry is dropped
   for (let i = 0; i < w.entries.length; i++) {
     const u = w.uuid[i];
     const inputPrev = previousInput;
-    if (u !== undefined) previousInput = u;
-    if (u !== undefined && drop.has(u)) continue;
+    const inputPrevDropped = previousDropped;
+    if (u !== undefined) {
+      previousInput = u;
+      previousDropped = tree.dropped[i] === 1;
+      if (previousDropped) continue;
+    }
     const e = w.entries[i]!;
-    let parent = newParent(tree, e.parentUuid, inputPrev, bridge);
+    let parent = newParent(tree, e.parentUuid, inputPrev, inputPrevDropped, bridge);
     if (parent === LOST) parent = bridge && previous !== undefined ? previous : undefined;
     const leaf = w.type[i] === 'last-prompt' ? newLeaf(tree, e.leafUuid) : undefined;
     out.push(withPointers(e, parent, leaf));
     if (u !== undefined) previous = u;
-    const heal = heals.get(i);
+    const heal = heals.size > 0 ? heals.get(i) : undefined;
     if (heal) {
       out.push(heal);
       previous = heal.uuid as string;
@@ -61,6 +66,8 @@ export function assemble(
 /** The transcript's uuids as assemble asks about them: which exist, and where a dropped one's children go. */
 interface Ancestry {
   readonly drop: ReadonlySet<string>;
+  /** per entry: 1 when its uuid is in `drop` */
+  readonly dropped: Uint8Array;
   readonly repoint: ReadonlyMap<string, string>;
   /** in the transcript or among the heals */
   isKnown(u: string): boolean;
@@ -69,7 +76,7 @@ interface Ancestry {
 }
 
 function ancestry(w: Work, drop: ReadonlySet<string>, heals: ReadonlyMap<number, Entry>, repoint: ReadonlyMap<string, string>): Ancestry {
-  const { droppedParent, before } = droppedParents(w, drop);
+  const { droppedParent, before, dropped } = droppedParents(w, drop);
   let known: Set<string> | undefined; // built on the first question: most views never ask
   const isKnown = (u: string): boolean => {
     if (!known) {
@@ -105,29 +112,32 @@ function ancestry(w: Work, drop: ReadonlySet<string>, heals: ReadonlyMap<number,
     for (const x of walked) memo.set(x, answer);
     return answer;
   };
-  return { drop, repoint, isKnown, resolve };
+  return { drop, dropped, repoint, isKnown, resolve };
 }
 
 /**
- * Each dropped entry's own parent (null for a root or a malformed pointer), and the uuid of the entry
- * just before it in input order (an entry that exists, so its parent needs no lookup when it is that one).
+ * Which entries are dropped (by index), each dropped entry's own parent (null for a root or a malformed
+ * pointer), and the uuid of the entry just before it in input order (an entry that exists, so its parent
+ * needs no lookup when it is that one).
  */
-function droppedParents(w: Work, drop: ReadonlySet<string>): { droppedParent: Map<string, string | null>; before: Map<string, string> } {
+function droppedParents(w: Work, drop: ReadonlySet<string>): { droppedParent: Map<string, string | null>; before: Map<string, string>; dropped: Uint8Array } {
   const droppedParent = new Map<string, string | null>();
   const before = new Map<string, string>();
-  if (drop.size === 0) return { droppedParent, before };
+  const dropped = new Uint8Array(w.entries.length);
+  if (drop.size === 0) return { droppedParent, before, dropped };
   let previous: string | undefined;
   for (let i = 0; i < w.entries.length; i++) {
     const u = w.uuid[i];
     if (u === undefined) continue;
     if (drop.has(u)) {
+      dropped[i] = 1;
       const p = w.entries[i]!.parentUuid;
       droppedParent.set(u, typeof p === 'string' ? p : null);
       if (previous !== undefined) before.set(u, previous);
     }
     previous = u;
   }
-  return { droppedParent, before };
+  return { droppedParent, before, dropped };
 }
 
 /**
@@ -135,11 +145,16 @@ function droppedParents(w: Work, drop: ReadonlySet<string>): { droppedParent: Ma
  * undefined = unchanged. The parent is almost always the entry just before in input order, which is
  * known without building the set of every uuid.
  */
-function newParent(tree: Ancestry, p: unknown, inputPrev: string | undefined, bridge: boolean): Target | undefined {
+function newParent(tree: Ancestry, p: unknown, inputPrev: string | undefined, inputPrevDropped: boolean, bridge: boolean): Target | undefined {
   if (typeof p !== 'string') return undefined;
+  if (p === inputPrev) {
+    // the common case, decided by the previous entry's own flags: no lookup of `p`
+    if (inputPrevDropped) return tree.resolve(p);
+    return tree.repoint.size > 0 ? tree.repoint.get(p) : undefined;
+  }
   if (tree.drop.has(p)) return tree.resolve(p);
   if (tree.repoint.has(p)) return tree.repoint.get(p);
-  if (bridge && p !== inputPrev && !tree.isKnown(p)) return LOST;
+  if (bridge && !tree.isKnown(p)) return LOST;
   return undefined;
 }
 
