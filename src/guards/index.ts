@@ -17,8 +17,10 @@ export { Workbench, WORKBENCH_FOLDERS, WORKBENCH_RULES, ARTIFACT_CHARS, DESC_LIN
 export type { WorkbenchOptions, WorkbenchFolder, IndexEntry } from './workbench.js';
 export { guardHooks, guardPlan } from './hooks.js';
 export type { GuardedSpec, GuardHooksOptions, Hooks } from './hooks.js';
+export { toolCallGuard } from './calls.js';
 export {
   allowlistGuard,
+  allowlistHook,
   allowlistDecision,
   allowlistMatcher,
   unwatchedTools,
@@ -49,4 +51,4 @@ export { isSecretName, isSecretValue, secretsIn, scrubScript, redact, startupFil
 export type { SecretsFound } from './secrets.js';
 export { HOME_CREDENTIALS, SYSTEM_CREDENTIALS, SHELL_STARTUP_FILES, isCredentialName, isEnvFileName, homeCredentialPaths } from '../glance/credentials.js';
 export { pathRefusalText } from './messages.js';
-export { repeatGuard, Streaks, canonical, REPEAT_DENY, REPEAT_CUT } from './repeat.js';
+export { repeatGuard, repeatHook, Streaks, canonical, REPEAT_DENY, REPEAT_CUT } from './repeat.js';
