@@ -6,7 +6,19 @@ export type { ToolHookInput } from './common.js';
 export { GUARD_TEXT } from './messages.js';
 export { whitelistGuard, whitelistDecision, delegateGuard, delegateDecision } from './wall.js';
 export type { WallDecision, WhitelistOptions, DelegateOptions } from './wall.js';
-export { spillGuard, spillDecision, spillFile, replaceLongStrings, readsSpill, preview, pointer, SPILL_TOOLS, SPILL_THRESHOLD, SPILL_HEAD } from './spill.js';
+export {
+  spillGuard,
+  spillDecision,
+  spillFile,
+  replaceLongStrings,
+  hasLongString,
+  readsSpill,
+  preview,
+  pointer,
+  SPILL_TOOLS,
+  SPILL_THRESHOLD,
+  SPILL_HEAD,
+} from './spill.js';
 export type { SpillOptions, SpillTarget } from './spill.js';
 export { indexGuard, touchesWorkbench, writtenPath, INDEX_TOOLS } from './index-guard.js';
 export type { IndexTarget } from './index-guard.js';
