@@ -12,151 +12,20 @@
 // plus what crossed the control channel: lines by type, the hook callbacks and how long flower took to
 // answer each, the bytes. The child is watched by wrapping child_process.spawn (every spawn, the SDK's own
 // and flower's), so both sides run exactly as their benches run them.
-// Run: npm run build && node --import tsx bench/phases.ts [once|guards] [runs=3]
+// Run: npm run build && node --import tsx bench/phases.ts [once|guards|parts] [runs=3]
+//      (PHASES_DEBUG=1 adds the binary's own per-call timings; PHASES_ONLY=v1,v2 keeps the base and those)
 //      (add --cpu-prof before --import for a profile of this process)
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire, syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import * as guards from './guards.js';
 import { freshConfigDir } from './floor.js';
 import { median } from './measure.js';
+import { binaryCalls, now, watchNext, type Phases, type Probe } from './probe.js';
 import * as once from './once.js';
 import type { HookCallbackMatcher, Options } from '@anthropic-ai/claude-agent-sdk';
 import { failClosed } from '../src/guards/failclosed.js';
 import { startSim, type Sim, type SimScriptItem } from '../src/sim/index.js';
 import { SqliteSessionStore } from '../src/store/index.js';
-
-const now = (): number => performance.timeOrigin + performance.now();
-
-/** What one run's child did, in epoch ms (the sim's request log uses Date.now()). */
-interface Probe {
-  t0: number;
-  spawn?: number;
-  initialized?: number;
-  sysInit?: number;
-  result?: number;
-  exit?: number;
-  end?: number;
-  lines: Map<string, number>;
-  bytesOut: number;
-  bytesIn: number;
-  /** ms from a hook_callback request on the child's stdout to flower's answer on its stdin */
-  hookMs: number[];
-  pendingHooks: Map<string, number>;
-  initRequest?: string;
-  /** the child's CPU ms (its own and its reaped children's: bash, bwrap) when its result came */
-  childCpu?: number | undefined;
-  pid?: number | undefined;
-  /** the binary's --debug-file (PHASES_DEBUG=1), read for its per-call timings */
-  debugFile?: string | undefined;
-}
-
-let probe: Probe | undefined;
-
-function lineKey(m: Record<string, unknown>): string {
-  const req = m.request as Record<string, unknown> | undefined;
-  const ev = m.event as Record<string, unknown> | undefined;
-  const sub = m.subtype ?? req?.subtype ?? ev?.type ?? '';
-  return `${String(m.type)}${sub ? `/${String(sub)}` : ''}`;
-}
-
-function onChildLine(p: Probe, line: string): void {
-  let m: Record<string, unknown>;
-  try {
-    m = JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return;
-  }
-  const k = lineKey(m);
-  p.lines.set(k, (p.lines.get(k) ?? 0) + 1);
-  if (k === 'system/init') p.sysInit ??= now();
-  if (m.type === 'result' && p.result === undefined) {
-    p.result = now();
-    p.childCpu = procCpu(p.pid);
-  }
-  const resp = m.response as Record<string, unknown> | undefined;
-  if (m.type === 'control_response' && resp?.request_id === p.initRequest) p.initialized ??= now();
-  if (k === 'control_request/hook_callback') p.pendingHooks.set(String(m.request_id), now());
-}
-
-function onParentLine(p: Probe, line: string): void {
-  let m: Record<string, unknown>;
-  try {
-    m = JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return;
-  }
-  const req = m.request as Record<string, unknown> | undefined;
-  if (m.type === 'control_request' && req?.subtype === 'initialize') p.initRequest = String(m.request_id);
-  const resp = m.response as Record<string, unknown> | undefined;
-  const at = resp ? p.pendingHooks.get(String(resp.request_id)) : undefined;
-  if (at !== undefined) {
-    p.hookMs.push(now() - at);
-    p.pendingHooks.delete(String(resp!.request_id));
-  }
-}
-
-/** utime + stime + cutime + cstime of a live process, in ms (Linux /proc; clock ticks of 10 ms). */
-function procCpu(pid: number | undefined): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
-  } catch {
-    return undefined;
-  }
-}
-
-function lines(each: (line: string) => void): (chunk: Buffer | string) => void {
-  let buf = '';
-  return (chunk) => {
-    buf += String(chunk);
-    let i: number;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      each(buf.slice(0, i));
-      buf = buf.slice(i + 1);
-    }
-  };
-}
-
-function watch(child: ChildProcess): void {
-  const p = probe;
-  if (!p || p.spawn !== undefined) return;
-  p.spawn = now();
-  p.pid = child.pid;
-  child.stdout?.on('data', (c: Buffer) => {
-    p.bytesOut += c.length;
-    feedOut(c);
-  });
-  const feedOut = lines((l) => onChildLine(p, l));
-  const feedIn = lines((l) => onParentLine(p, l));
-  const stdin = child.stdin;
-  if (stdin) {
-    const write = stdin.write.bind(stdin) as (...a: unknown[]) => boolean;
-    stdin.write = ((chunk: unknown, ...rest: unknown[]) => {
-      const s = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '';
-      p.bytesIn += Buffer.byteLength(s);
-      feedIn(s);
-      return write(chunk, ...rest);
-    }) as typeof stdin.write;
-  }
-  child.once('exit', () => (p.exit ??= now()));
-}
-
-// every spawn goes through here: the SDK's default and flower's detached one both import node:child_process
-const cp = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
-const spawn0 = cp.spawn;
-cp.spawn = ((...a: Parameters<typeof spawn0>) => {
-  if (process.env.PHASES_DEBUG && probe && /claude/.test(String(a[0])) && Array.isArray(a[1])) {
-    probe.debugFile = `${os.tmpdir()}/flower-phases-debug-${process.pid}-${Math.random().toString(36).slice(2)}.txt`;
-    (a as unknown[])[1] = [...(a[1] as string[]), '--debug-file', probe.debugFile];
-  }
-  const child = spawn0(...a);
-  if (/claude/.test(String(a[0]))) watch(child);
-  return child;
-}) as typeof spawn0;
-syncBuiltinESMExports();
 
 interface Session {
   calls: number;
@@ -174,6 +43,7 @@ const noop = (): HookCallbackMatcher => failClosed({ hooks: [async () => ({})] }
 const PARTS: Record<string, (env: Record<string, string>, d: once.RunDirs) => Partial<Options>> = {
   '+partials': () => ({ includePartialMessages: true }),
   '+1 pre hook': () => ({ hooks: { PreToolUse: [noop()] } }),
+  '+1 pre plain': () => ({ hooks: { PreToolUse: [{ hooks: [async () => ({})] }] } }),
   '+2 pre hooks': () => ({ hooks: { PreToolUse: [noop(), noop()] } }),
   '+post hook': () => ({ hooks: { PostToolUse: [{ hooks: [async () => ({})] }] } }),
   '+store': (env, d) => {
@@ -265,20 +135,18 @@ const SESSIONS: Record<string, Session> = {
   },
 };
 
-type Phases = Record<string, number>;
-
 async function one(sim: Sim, s: Session, v: string): Promise<{ phases: Phases; p: Probe }> {
   const d = s.dirs();
   try {
     sim.reset();
     sim.enqueue(s.script(d.ws));
-    const p: Probe = { t0: now(), lines: new Map(), bytesOut: 0, bytesIn: 0, hookMs: [], pendingHooks: new Map() };
-    probe = p;
+    const p: Probe = { t0: now(), lines: new Map(), bytesOut: 0, bytesIn: 0, hookMs: [], pendingHooks: new Map(), turn: {}, toolTurns: [] };
+    watchNext(p);
     const c0 = process.cpuUsage();
     const final = await s.runners[v]!(d as never, sim.url);
     p.end = now();
     const c = process.cpuUsage(c0);
-    probe = undefined;
+    watchNext(undefined);
     const reqs = sim.messageRequests().map((r) => r.t);
     if (final !== s.final || reqs.length !== s.calls) throw new Error(`${v}: ${reqs.length} calls, final ${final}`);
     const at = (x: number | undefined, what: string) => {
@@ -295,6 +163,13 @@ async function one(sim: Sim, s: Session, v: string): Promise<{ phases: Phases; p
       exit: at(p.exit, 'the exit') - p.result!,
       after: p.end - p.exit!,
       total: p.end - p.t0,
+      'c:tool_use→result': median(p.toolTurns.map((x) => x.toResult)),
+      ...(p.toolTurns.some((x) => x.toHook !== undefined)
+        ? {
+            'c:tool_use→hook': median(p.toolTurns.flatMap((x) => (x.toHook !== undefined ? [x.toHook] : []))),
+            'c:answer→result': median(p.toolTurns.flatMap((x) => (x.afterAnswer !== undefined ? [x.afterAnswer] : []))),
+          }
+        : {}),
       'cpu child': at(p.childCpu, "the child's CPU"),
       'cpu parent': (c.user + c.system) / 1000,
     };
@@ -309,48 +184,16 @@ async function one(sim: Sim, s: Session, v: string): Promise<{ phases: Phases; p
   }
 }
 
-/**
- * The binary's own account of each tool call (its --debug-file lines): request → first byte → the
- * tool's dispatch (after the stream and the permission decision, hooks included) → its end → the next
- * request. Medians over the calls of one run, in ms.
- */
-function binaryCalls(log: string): Phases {
-  const seg: Record<string, number[]> = { 'b:req→byte': [], 'b:byte→dispatch': [], 'b:permission': [], 'b:tool': [], 'b:tool→req': [] };
-  let req: number | undefined, byte: number | undefined, start: number | undefined, end: number | undefined;
-  for (const line of log.split('\n')) {
-    const t = Date.parse(line.slice(0, 24));
-    if (Number.isNaN(t)) continue;
-    if (line.includes('[API REQUEST] /v1/messages')) {
-      if (end !== undefined) seg['b:tool→req']!.push(t - end);
-      req = t;
-      end = undefined;
-    } else if (line.includes('first byte after') && req !== undefined) {
-      byte = t;
-      seg['b:req→byte']!.push(t - req);
-    } else if (line.includes('tool_dispatch_start') && byte !== undefined) {
-      start = t;
-      seg['b:byte→dispatch']!.push(t - byte);
-      const pd = /permissionDecisionMs=(\d+)/.exec(line);
-      if (pd) seg['b:permission']!.push(Number(pd[1]));
-    } else if (line.includes('tool_dispatch_end') && start !== undefined) {
-      end = t;
-      seg['b:tool']!.push(t - start);
-    }
-  }
-  return Object.fromEntries(
-    Object.entries(seg)
-      .filter(([, v]) => v.length)
-      .map(([k, v]) => [k, median(v)]),
-  );
-}
-
 const f1 = (x: number) => x.toFixed(1).padStart(8);
 
 async function main(): Promise<void> {
   const name = process.argv[2] ?? 'once';
   const runs = Number(process.argv[3] ?? 3);
   const s = SESSIONS[name];
-  if (!s) throw new Error(`no session ${name}: once or guards`);
+  if (!s) throw new Error(`no session ${name}: ${Object.keys(SESSIONS).join(', ')}`);
+  // PHASES_ONLY=a,b: only these variants (the first stays the base)
+  const only = process.env.PHASES_ONLY?.split(',');
+  if (only) s.variants = s.variants.filter((v, i) => i === 0 || only.includes(v));
   console.log(
     `session ${name}, ${runs} rounds, load average ${os
       .loadavg()
@@ -375,11 +218,17 @@ async function main(): Promise<void> {
   }
   const base = s.variants[0]!;
   console.log(`${'phase (median ms)'.padEnd(18)}${s.variants.map((v) => v.padStart(13)).join('')}   (each: minus ${base})`);
-  for (const k of Object.keys(got[base]!.phases[0]!)) {
-    const mb = median(got[base]!.phases.map((x) => x[k]!));
+  const keys = [...new Set(s.variants.flatMap((v) => Object.keys(got[v]!.phases[0]!)))];
+  for (const k of keys) {
+    const of = (v: string) => {
+      const xs = got[v]!.phases.flatMap((x) => (x[k] === undefined ? [] : [x[k]!]));
+      return xs.length ? median(xs) : undefined;
+    };
+    const mb = of(base);
     const cells = s.variants.map((v, i) => {
-      const m = median(got[v]!.phases.map((x) => x[k]!));
-      return (i === 0 ? f1(m) : `${m - mb >= 0 ? '+' : ''}${(m - mb).toFixed(1)}`).padStart(13);
+      const m = of(v);
+      const cell = m === undefined ? '-' : i === 0 || mb === undefined ? f1(m).trim() : `${m - mb >= 0 ? '+' : ''}${(m - mb).toFixed(1)}`;
+      return cell.padStart(13);
     });
     console.log(`${k.padEnd(18)}${cells.join('')}`);
   }
