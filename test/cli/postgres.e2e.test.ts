@@ -31,6 +31,13 @@ interface Row {
   error: string | null;
 }
 
+/** `flower log --json`: one row per line. */
+const rowsOf = (stdout: string): Row[] =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Row);
 const clarifier = { firstUserIncludes: 'submit_brief' };
 const goalSetter = { firstUserIncludes: 'submit_goal' };
 const judge = { firstUserIncludes: 'submit_verdict' };
@@ -81,11 +88,7 @@ describe('PostgreSQL store end to end', { skip: PG_SKIP }, () => {
     const logRows = async (p: Project) => {
       const r = await flower(p, ['log', '--json', '-n', '100']);
       assert.equal(r.code, 0, r.stderr);
-      return r.stdout
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Row);
+      return rowsOf(r.stdout);
     };
 
     // host A
@@ -168,11 +171,7 @@ describe('PostgreSQL store end to end', { skip: PG_SKIP }, () => {
     const logRows = async () => {
       const r = await cli(['log', '--json', '-n', '100', '-w', p.ws, '-r', p.runs], { cwd: p.dir, env, timeoutMs: 60_000 });
       assert.equal(r.code, 0, r.stderr);
-      return r.stdout
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Row);
+      return rowsOf(r.stdout);
     };
     const workRequests = () => sim.messageRequests().filter((m) => offeredTools(m.body).includes('Agent')).length;
     const storedEntries = async (sid: string) =>
