@@ -17,10 +17,11 @@ import { fmtMs, isMain, median } from './measure.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'flower.js');
 
-const HOOKS = `import fs from 'node:fs';
+/** The loader hook that lists every module a process loads into the file named by FLOWER_BENCH_LOADED (also test/cli/start-modules). */
+export const HOOKS = `import fs from 'node:fs';
 export async function load(url, ctx, next) { fs.appendFileSync(process.env.FLOWER_BENCH_LOADED, url + '\\n'); return next(url, ctx); }
 `;
-const REGISTER = (hooks: string) => `import { register, createRequire } from 'node:module';
+export const REGISTER = (hooks: string) => `import { register, createRequire } from 'node:module';
 import fs from 'node:fs';
 register(${JSON.stringify(hooks)});
 const require = createRequire(import.meta.url);

@@ -20,17 +20,8 @@ import { once } from 'node:events';
 import { pathToFileURL } from 'node:url';
 import { startSim } from '../../src/sim/index.js';
 import { projectKeyFor, SqliteSessionStore } from '../../src/store/index.js';
+import { HOOKS, REGISTER } from '../../bench/modules.js';
 import { BIN, ROOT } from '../helpers/e2e.js';
-
-const HOOKS = `import fs from 'node:fs';
-export async function load(url, ctx, next) { fs.appendFileSync(process.env.FLOWER_TEST_LOADED, url + '\\n'); return next(url, ctx); }
-`;
-const REGISTER = (hooks: string) => `import { register, createRequire } from 'node:module';
-import fs from 'node:fs';
-register(${JSON.stringify(hooks)});
-const require = createRequire(import.meta.url);
-process.on('exit', () => fs.appendFileSync(process.env.FLOWER_TEST_LOADED, Object.keys(require.cache).join('\\n') + '\\n'));
-`;
 
 interface LoadedOptions {
   sessionsDb?: boolean;
@@ -60,7 +51,7 @@ async function loaded(args: string[], o: LoadedOptions = {}): Promise<{ code: nu
   fs.writeFileSync(reg, REGISTER(pathToFileURL(hooks).href));
   const list = path.join(dir, 'loaded.txt');
   fs.writeFileSync(list, '');
-  const env = { PATH: process.env.PATH ?? '', HOME: path.join(dir, 'home'), FLOWER_LANG: o.lang ?? 'en', FLOWER_TEST_LOADED: list, ...o.env };
+  const env = { PATH: process.env.PATH ?? '', HOME: path.join(dir, 'home'), FLOWER_LANG: o.lang ?? 'en', FLOWER_BENCH_LOADED: list, ...o.env };
   const child = spawn(process.execPath, ['--import', pathToFileURL(reg).href, BIN, ...args], {
     cwd: ws,
     env: o.columns ? { ...env, COLUMNS: o.columns } : env,
