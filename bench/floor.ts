@@ -77,6 +77,18 @@ export function bareFloor(d: FloorDirs, base: Record<string, string>, mode: Floo
   return { env, options: { settings: floor.settings(), ...(sandbox ? { sandbox } : {}) }, sandbox };
 }
 
+/**
+ * flower keeps one private config dir per process: emptied after each run, outside the timed part (the
+ * bare runs' config dirs go with their temp tree, untimed too), so the next run starts as fresh as the
+ * others (removing it would make flower create another and add one more exit listener per run).
+ */
+export function freshConfigDir(): void {
+  const cfg = process.env.CLAUDE_CONFIG_DIR;
+  if (cfg && path.basename(cfg).startsWith('flower-claude-') && path.dirname(cfg) === os.tmpdir()) {
+    for (const f of fs.readdirSync(cfg)) fs.rmSync(path.join(cfg, f), { recursive: true, force: true });
+  }
+}
+
 // ---- the floor's price, one part at a time ----
 
 const RUN_TIMEOUT_MS = 300_000;

@@ -17,18 +17,19 @@ import path from 'node:path';
 import { query, type HookCallbackMatcher, type HookEvent } from '@anthropic-ai/claude-agent-sdk';
 import { AgentSpec, Runtime } from '../src/runtime/index.js';
 import { startSim, type Sim, type SimScriptItem } from '../src/sim/index.js';
-import { bareFloor } from './floor.js';
+import { bareFloor, freshConfigDir } from './floor.js';
+import type { FlowerModule } from './once.js';
 import { argInt, fmtMs, fmtRatio, isMain, median, table, timed, type BenchRow } from './measure.js';
 
-const TURNS = 120;
+export const TURNS = 120;
 const GOAL = 1.1;
 const RUN_TIMEOUT_MS = 300_000;
 const PROMPT = 'Look around the project: one tool call per turn as scripted, then say done.';
-const FINAL = 'done looking';
+export const FINAL = 'done looking';
 
-type Variant = 'bare' | 'bare+sandbox' | 'bare+scrub' | 'flower' | 'flower-nosb' | 'bare+hooks';
+export type Variant = 'bare' | 'bare+sandbox' | 'bare+scrub' | 'flower' | 'flower-nosb' | 'bare+hooks';
 
-interface RunDirs {
+export interface RunDirs {
   root: string;
   home: string;
   ws: string;
@@ -36,7 +37,7 @@ interface RunDirs {
   tmp: string;
 }
 
-function dirs(): RunDirs {
+export function dirs(): RunDirs {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-bench-guards-'));
   const d = { root, home: path.join(root, 'home'), ws: path.join(root, 'ws'), runs: path.join(root, 'runs'), tmp: path.join(root, 'tmp') };
   for (const p of [d.home, d.ws, d.tmp]) fs.mkdirSync(p, { recursive: true });
@@ -58,7 +59,7 @@ function baseEnv(d: RunDirs, url: string): Record<string, string> {
 const FLOWER_ENV = { FLOWER_CLI_RETRIES: '0', FLOWER_WATCHDOG: '120', FLOWER_LANG: 'en' };
 const TOOLS = ['Bash', 'Read', 'Grep', 'Glob'];
 
-function script(ws: string): SimScriptItem[] {
+export function script(ws: string): SimScriptItem[] {
   const items: SimScriptItem[] = [];
   for (let i = 1; i < TURNS; i++) {
     const id = `toolu_g_${String(i).padStart(3, '0')}`;
@@ -116,9 +117,9 @@ async function bare(d: RunDirs, url: string, o: { sandbox?: boolean; hooks?: boo
   return withTimeout('bare query()', run(), () => abortController.abort());
 }
 
-async function flower(d: RunDirs, url: string, sandbox: boolean): Promise<string> {
-  const spec = new AgentSpec({ name: 'looker', allowedTools: TOOLS, workbench: false });
-  const rt = new Runtime({
+export async function flower(d: RunDirs, url: string, sandbox: boolean, mod: FlowerModule = { AgentSpec, Runtime }): Promise<string> {
+  const spec = new mod.AgentSpec({ name: 'looker', allowedTools: TOOLS, workbench: false });
+  const rt = new mod.Runtime({
     workspace: d.ws,
     runDir: d.runs,
     env: { ...baseEnv(d, url), ...FLOWER_ENV },
@@ -131,14 +132,10 @@ async function flower(d: RunDirs, url: string, sandbox: boolean): Promise<string
     return r.ok ? r.text : `error: ${r.error ?? 'unknown'}`;
   } finally {
     rt.close();
-    const cfg = process.env.CLAUDE_CONFIG_DIR;
-    if (cfg && path.basename(cfg).startsWith('flower-claude-') && path.dirname(cfg) === os.tmpdir()) {
-      for (const f of fs.readdirSync(cfg)) fs.rmSync(path.join(cfg, f), { recursive: true, force: true });
-    }
   }
 }
 
-const RUNNERS: Record<Variant, (d: RunDirs, url: string) => Promise<string>> = {
+export const RUNNERS: Record<Variant, (d: RunDirs, url: string) => Promise<string>> = {
   bare: (d, u) => bare(d, u),
   'bare+hooks': (d, u) => bare(d, u, { hooks: true }),
   'bare+sandbox': (d, u) => bare(d, u, { sandbox: true }),
@@ -159,6 +156,7 @@ async function once(sim: Sim, v: Variant): Promise<number> {
     }
     return t.ms;
   } finally {
+    freshConfigDir();
     fs.rmSync(d.root, { recursive: true, force: true });
   }
 }

@@ -14,29 +14,29 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { query } from '@anthropic-ai/claude-agent-sdk';
+import { query, type Options } from '@anthropic-ai/claude-agent-sdk';
 import { AgentSpec, Runtime } from '../src/runtime/index.js';
 import { startSim, type Sim, type SimScriptItem } from '../src/sim/index.js';
-import { bareFloor } from './floor.js';
+import { bareFloor, freshConfigDir } from './floor.js';
 import { argInt, fmtMs, fmtRatio, isMain, median, table, timed, type BenchRow } from './measure.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'flower.js');
-const CALLS = 20;
+export const CALLS = 20;
 const GOAL = 1.05;
 const CLI_GOAL = 1.1;
 const RUN_TIMEOUT_MS = 90_000;
 const PROMPT = 'Echo the numbers 1 to 19, one Bash call each, then say done.';
-const FINAL = 'done: echoed 1 to 19';
+export const FINAL = 'done: echoed 1 to 19';
 
-type Variant = 'bare' | 'bare+floor' | 'runtime' | 'cli';
+export type Variant = 'bare' | 'bare+floor' | 'runtime' | 'cli';
 
 export interface OnceBenchOptions {
   runs?: number;
   log?: (line: string) => void;
 }
 
-interface RunDirs {
+export interface RunDirs {
   root: string;
   home: string;
   ws: string;
@@ -44,7 +44,7 @@ interface RunDirs {
   tmp: string;
 }
 
-function dirs(): RunDirs {
+export function dirs(): RunDirs {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-bench-once-'));
   const d = { root, home: path.join(root, 'home'), ws: path.join(root, 'ws'), runs: path.join(root, 'runs'), tmp: path.join(root, 'tmp') };
   for (const p of [d.home, d.ws]) fs.mkdirSync(p, { recursive: true });
@@ -66,7 +66,7 @@ function baseEnv(d: RunDirs, url: string): Record<string, string> {
 // flower sets CLAUDE_CODE_MAX_RETRIES from its own knob; 0 keeps the child env identical to the bare one
 const FLOWER_ENV = { FLOWER_CLI_RETRIES: '0', FLOWER_WATCHDOG: '60', FLOWER_LANG: 'en' };
 
-function script(): SimScriptItem[] {
+export function script(): SimScriptItem[] {
   const items: SimScriptItem[] = [];
   for (let i = 1; i < CALLS; i++) {
     items.push({ type: 'tool_use', name: 'Bash', id: `toolu_echo_${String(i).padStart(2, '0')}`, input: { command: `echo ${i}`, description: `echo ${i}` } });
@@ -86,7 +86,8 @@ function withTimeout<T>(what: string, p: Promise<T>, onTimeout: () => void): Pro
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-async function bare(d: RunDirs, url: string, floor: boolean): Promise<string> {
+/** The bare run (`extra`: a part of what flower adds, for bench/phases.ts to price one part at a time). */
+export async function bare(d: RunDirs, url: string, floor: boolean, extra: (env: Record<string, string>) => Partial<Options> = () => ({})): Promise<string> {
   const abortController = new AbortController();
   const { env, options } = bareFloor(d, baseEnv(d, url), floor ? 'sandbox' : 'none');
   const run = async () => {
@@ -101,6 +102,7 @@ async function bare(d: RunDirs, url: string, floor: boolean): Promise<string> {
         systemPrompt: { type: 'preset', preset: 'claude_code' },
         abortController,
         ...options,
+        ...extra(env),
       },
     })) {
       if (m.type === 'result') final = m.subtype === 'success' ? m.result : `error: ${m.subtype}`;
@@ -110,20 +112,25 @@ async function bare(d: RunDirs, url: string, floor: boolean): Promise<string> {
   return withTimeout('bare query()', run(), () => abortController.abort());
 }
 
-async function inProcess(d: RunDirs, url: string): Promise<string> {
-  const spec = new AgentSpec({ name: 'ad-hoc', instructions: '', allowedTools: ['Bash'], permissionMode: 'default' });
-  const rt = new Runtime({ workspace: d.ws, runDir: d.runs, env: { ...baseEnv(d, url), ...FLOWER_ENV }, onWarning: (m) => process.stderr.write(`! ${m}\n`) });
+/** The runtime's classes: this checkout's, or another's (bench/phases.ts pairs a checkout before a change with this one). */
+export interface FlowerModule {
+  AgentSpec: typeof AgentSpec;
+  Runtime: typeof Runtime;
+}
+
+async function inProcess(d: RunDirs, url: string, mod: FlowerModule = { AgentSpec, Runtime }): Promise<string> {
+  const spec = new mod.AgentSpec({ name: 'ad-hoc', instructions: '', allowedTools: ['Bash'], permissionMode: 'default' });
+  const rt = new mod.Runtime({
+    workspace: d.ws,
+    runDir: d.runs,
+    env: { ...baseEnv(d, url), ...FLOWER_ENV },
+    onWarning: (m) => process.stderr.write(`! ${m}\n`),
+  });
   try {
     const r = await withTimeout('Runtime.run()', rt.run(spec, PROMPT, { stepName: 'ad-hoc' }), () => rt.close());
     return r.ok ? r.text : `error: ${r.error ?? 'unknown'}`;
   } finally {
     rt.close();
-    // flower keeps one private config dir per process: empty it so the next run starts as fresh as the
-    // others (removing it would make flower create another and add one more exit listener per run)
-    const cfg = process.env.CLAUDE_CONFIG_DIR;
-    if (cfg && path.basename(cfg).startsWith('flower-claude-') && path.dirname(cfg) === os.tmpdir()) {
-      for (const f of fs.readdirSync(cfg)) fs.rmSync(path.join(cfg, f), { recursive: true, force: true });
-    }
   }
 }
 
@@ -141,10 +148,12 @@ async function cli(d: RunDirs, url: string): Promise<string> {
   return code === 0 ? stdout.split('\n')[0]! : `error: exit ${code}: ${stderr.trim().slice(-400)}`;
 }
 
-const RUNNERS: Record<Variant, (d: RunDirs, url: string) => Promise<string>> = {
+export { inProcess as runtimeRun };
+
+export const RUNNERS: Record<Variant, (d: RunDirs, url: string) => Promise<string>> = {
   bare: (d, u) => bare(d, u, false),
   'bare+floor': (d, u) => bare(d, u, true),
-  runtime: inProcess,
+  runtime: (d, u) => inProcess(d, u),
   cli,
 };
 
@@ -166,6 +175,7 @@ async function once(sim: Sim, v: Variant): Promise<{ wall: number; cpu: number }
     }
     return { wall: t.ms, cpu: (c.user + c.system) / 1000 };
   } finally {
+    freshConfigDir();
     fs.rmSync(d.root, { recursive: true, force: true });
   }
 }

@@ -253,11 +253,11 @@ export function allowlistDecision(p: ToolPolicy, tool: string, input: unknown, a
 }
 
 /**
- * Tools the hook need not see in this session: listed for EVERY thread and checked by nothing but
- * their name. Each hook call is a round trip between the binary and flower (bench/guards.ts: ~25 ms per
- * call on a loaded 2-core box), so these cost nothing. `Agent` is always checked; `Bash` when the main
- * thread may only glance; with a path wall, every tool that reads or writes a path (the wall decides on
- * the resolved path, the binary's own rules are the second half).
+ * Tools the wall need not decide in this session: listed for EVERY thread and checked by nothing but
+ * their name (allowlistMatcher leaves them out; under a Runtime the callback shared with the repeat
+ * guard, guards/calls, skips them). `Agent` is always checked; `Bash` when the main thread may only
+ * glance; with a path wall, every tool that reads or writes a path (the wall decides on the resolved
+ * path, the binary's own rules are the second half).
  */
 export function unwatchedTools(p: ToolPolicy): string[] {
   const threads = [p.main, ...p.agents.values()];
@@ -283,9 +283,9 @@ export function allowlistMatcher(p: ToolPolicy): string | undefined {
   return skip.length ? `^(?!(?:${skip.map(escapeRegExp).join('|')})$)` : undefined;
 }
 
-/** The PreToolUse hook, for every tool except the unwatched ones. */
-export function allowlistGuard(p: ToolPolicy): HookCallbackMatcher {
-  const hook: HookCallback = async (input) => {
+/** The wall's PreToolUse callback: it decides every call it is given (the matcher picks which). */
+export function allowlistHook(p: ToolPolicy): HookCallback {
+  return async (input) => {
     const call = toolCall(input);
     if (call?.event !== 'PreToolUse') return pass();
     const agentType = (input as { agent_type?: unknown }).agent_type;
@@ -294,6 +294,11 @@ export function allowlistGuard(p: ToolPolicy): HookCallbackMatcher {
     if (d.updatedInput) return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: d.updatedInput } };
     return pass();
   };
+}
+
+/** The PreToolUse hook, for every tool except the unwatched ones. */
+export function allowlistGuard(p: ToolPolicy): HookCallbackMatcher {
+  const hook = allowlistHook(p);
   const matcher = allowlistMatcher(p);
   return matcher ? { matcher, hooks: [hook] } : { hooks: [hook] };
 }

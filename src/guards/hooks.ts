@@ -7,7 +7,8 @@
  *   path (HT002: without a wall a judge ran Bash 11 times it was never given; issue 10: a deny-list let
  *   EnterWorktree and CronCreate through; issue 18: Write reached ~/.ssh);
  * - every role: the repeat guard (guards/repeat) — the same call with the same input, again and again, is
- *   refused (issue 19: a model stuck in a loop);
+ *   refused (issue 19: a model stuck in a loop); it shares the allowlist's callback (guards/calls), so a
+ *   tool call costs one round trip to flower, not two;
  * - with workers marked isolated(): isolateGuard;
  * - the output guard (guards/redact) when there are secrets to keep out of outputs or a workbench to
  *   spill into: known secret values replaced, then long outputs spilled;
@@ -21,11 +22,11 @@ import { detectLang } from '../config/lang.js';
 import { indexGuard } from './index-guard.js';
 import { isolateGuard, wantsIsolation } from './isolate.js';
 import { SPILL_THRESHOLD } from './spill.js';
-import { allowlistGuard, toolPolicy } from './allowlist.js';
+import { toolPolicy } from './allowlist.js';
+import { toolCallGuard } from './calls.js';
 import { failClosed } from './failclosed.js';
 import type { PathWall } from './paths.js';
 import { outputGuard } from './redact.js';
-import { repeatGuard } from './repeat.js';
 import { glanceWrap } from './sandbox.js';
 import type { Workbench } from './workbench.js';
 
@@ -83,20 +84,22 @@ export function guardHooks(spec: GuardedSpec, o: GuardHooksOptions = {}): Hooks 
   for (const g of guardPlan(spec, o)) {
     switch (g) {
       case 'allowlist':
+        // the wall and the repeat guard answer in one callback: one round trip per tool call (guards/calls)
         add(
           'PreToolUse',
-          allowlistGuard(
+          toolCallGuard(
             toolPolicy(spec, {
               lang,
               paths: o.paths,
               ...(o.trustedServers ? { trustedServers: o.trustedServers } : {}),
               ...(o.wrapGlances ? { wrapGlance: glanceWrap } : {}),
             }),
+            { lang },
           ),
         );
         break;
       case 'repeat':
-        add('PreToolUse', repeatGuard({ lang }));
+        // installed with the allowlist, above: every role gets both
         break;
       case 'isolate':
         add('PreToolUse', isolateGuard(spec.agents ?? {}, o.onIsolate ? { onInject: o.onIsolate } : {}));

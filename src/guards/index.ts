@@ -6,7 +6,19 @@ export type { ToolHookInput } from './common.js';
 export { GUARD_TEXT } from './messages.js';
 export { whitelistGuard, whitelistDecision, delegateGuard, delegateDecision } from './wall.js';
 export type { WallDecision, WhitelistOptions, DelegateOptions } from './wall.js';
-export { spillGuard, spillDecision, spillFile, replaceLongStrings, readsSpill, preview, pointer, SPILL_TOOLS, SPILL_THRESHOLD, SPILL_HEAD } from './spill.js';
+export {
+  spillGuard,
+  spillDecision,
+  spillFile,
+  replaceLongStrings,
+  hasLongString,
+  readsSpill,
+  preview,
+  pointer,
+  SPILL_TOOLS,
+  SPILL_THRESHOLD,
+  SPILL_HEAD,
+} from './spill.js';
 export type { SpillOptions, SpillTarget } from './spill.js';
 export { indexGuard, touchesWorkbench, writtenPath, INDEX_TOOLS } from './index-guard.js';
 export type { IndexTarget } from './index-guard.js';
@@ -17,8 +29,10 @@ export { Workbench, WORKBENCH_FOLDERS, WORKBENCH_RULES, ARTIFACT_CHARS, DESC_LIN
 export type { WorkbenchOptions, WorkbenchFolder, IndexEntry } from './workbench.js';
 export { guardHooks, guardPlan } from './hooks.js';
 export type { GuardedSpec, GuardHooksOptions, Hooks } from './hooks.js';
+export { toolCallGuard } from './calls.js';
 export {
   allowlistGuard,
+  allowlistHook,
   allowlistDecision,
   allowlistMatcher,
   unwatchedTools,
@@ -49,4 +63,4 @@ export { isSecretName, isSecretValue, secretsIn, scrubScript, redact, startupFil
 export type { SecretsFound } from './secrets.js';
 export { HOME_CREDENTIALS, SYSTEM_CREDENTIALS, SHELL_STARTUP_FILES, isCredentialName, isEnvFileName, homeCredentialPaths } from '../glance/credentials.js';
 export { pathRefusalText } from './messages.js';
-export { repeatGuard, Streaks, canonical, REPEAT_DENY, REPEAT_CUT } from './repeat.js';
+export { repeatGuard, repeatHook, Streaks, canonical, REPEAT_DENY, REPEAT_CUT } from './repeat.js';

@@ -13,7 +13,7 @@
  *
  * Tools that wait for a change are not counted: their result changes while the input stays the same.
  */
-import type { HookCallbackMatcher } from '@anthropic-ai/claude-agent-sdk';
+import type { HookCallback, HookCallbackMatcher } from '@anthropic-ai/claude-agent-sdk';
 import type { Lang } from '../config/lang.js';
 import { deny, pass, toolCall } from './common.js';
 import { GUARD_TEXT, textFor } from './messages.js';
@@ -49,17 +49,18 @@ export class Streaks {
 
 /** The PreToolUse half: refuses the REPEAT_DENY-th identical call in a row, and every one after it. */
 export function repeatGuard(o: { lang: Lang; limit?: number }): HookCallbackMatcher {
+  return { hooks: [repeatHook(o)] };
+}
+
+/** repeatGuard's callback: it counts every call it is given, so its matcher must be every tool. */
+export function repeatHook(o: { lang: Lang; limit?: number }): HookCallback {
   const limit = o.limit ?? REPEAT_DENY;
   const streaks = new Streaks();
-  return {
-    hooks: [
-      async (input) => {
-        const call = toolCall(input);
-        if (call?.event !== 'PreToolUse') return pass();
-        const n = streaks.see(call.agentId ?? 'main', call.toolName, call.toolInput);
-        return n >= limit ? deny(textFor(GUARD_TEXT.repeated, o.lang)(call.toolName, n - 1)) : pass();
-      },
-    ],
+  return async (input) => {
+    const call = toolCall(input);
+    if (call?.event !== 'PreToolUse') return pass();
+    const n = streaks.see(call.agentId ?? 'main', call.toolName, call.toolInput);
+    return n >= limit ? deny(textFor(GUARD_TEXT.repeated, o.lang)(call.toolName, n - 1)) : pass();
   };
 }
 

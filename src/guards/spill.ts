@@ -102,6 +102,14 @@ export function replaceLongStrings(v: unknown, threshold: number, replace: (s: s
   return n ? { value: out, replaced: n } : { value: v, replaced: 0 };
 }
 
+/** Would replaceLongStrings replace anything here? The same walk, building nothing and touching no disk. */
+export function hasLongString(v: unknown, threshold: number, depth = 0): boolean {
+  if (typeof v === 'string') return v.length >= threshold;
+  if (depth > 16 || !v || typeof v !== 'object' || isMedia(v)) return false;
+  if (Array.isArray(v)) return !v.some(isMedia) && v.some((x) => hasLongString(x, threshold, depth + 1));
+  return Object.values(v).some((x) => hasLongString(x, threshold, depth + 1));
+}
+
 /**
  * Does this tool input read the spill folder? Any string naming it — absolute, relative to the call's cwd,
  * `./`- or `..`-prefixed, inside a shell command or a glob — counts.
@@ -134,6 +142,8 @@ export function spillDecision(
   o: { threshold: number; head: number; lang: Lang },
 ): { updatedToolOutput: unknown; files: string[] } | undefined {
   if (o.threshold <= 0) return undefined;
+  // most outputs are short: nothing to spill, so no need to resolve (on disk) what the call read
+  if (!hasLongString(call.toolResponse, o.threshold)) return undefined;
   if (readsSpill(call.toolInput, call.cwd, target.spill)) return undefined;
   const files: string[] = [];
   const r = replaceLongStrings(call.toolResponse, o.threshold, (s) => {

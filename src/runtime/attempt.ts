@@ -90,7 +90,7 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
       seen.thrown = e;
     }
   } finally {
-    dog.disarm();
+    dog.stop();
     if (deadline) clearTimeout(deadline);
     unregister();
   }
@@ -155,9 +155,17 @@ export function emptyOutcome(): AttemptOutcome {
 /**
  * The watchdog only runs while a model owes us output — the main thread's or a worker's (silence.ts):
  * a long Bash, a worker's long Bash or a background worker legitimately keep everyone quiet for minutes.
+ *
+ * Re-armed lazily: every message moves the deadline (a number), and the one timer, when it fires
+ * early, sleeps again for what is left. A streamed session sends several messages per model call (each
+ * delta is one); a timer cleared and set again for each of them was work no decision needed.
  */
 class Watchdog {
   private timer: NodeJS.Timeout | undefined;
+  /** when the timer is due (epoch ms) */
+  private due = 0;
+  /** silence past this (epoch ms) barks; undefined while nobody owes output */
+  private deadline: number | undefined;
   constructor(
     private readonly ctl: AttemptControl,
     private readonly seen: Seen,
@@ -165,11 +173,22 @@ class Watchdog {
   ) {}
 
   arm(seconds = this.ctl.watchdogS): void {
-    this.disarm();
-    if (this.ctl.watchdogS > 0 && this.seen.silence.owed()) this.timer = setTimeout(() => this.bark(), seconds * 1000);
+    if (!(this.ctl.watchdogS > 0 && this.seen.silence.owed())) {
+      this.disarm();
+      return;
+    }
+    this.deadline = Date.now() + seconds * 1000;
+    // a timer due later than the new deadline (the start-up allowance ending early) is set again
+    if (this.timer === undefined || this.due > this.deadline) this.wake(this.deadline);
   }
 
   disarm(): void {
+    this.deadline = undefined;
+  }
+
+  /** the attempt is over: no timer may outlive it */
+  stop(): void {
+    this.deadline = undefined;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -178,8 +197,21 @@ class Watchdog {
   cut(cause: InterruptCause): void {
     if (this.seen.out.interrupted) return;
     this.seen.out.interrupted = cause;
-    this.disarm();
+    this.stop();
     void this.q.interrupt().catch(() => this.q.close());
+  }
+
+  private wake(at: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.due = at;
+    this.timer = setTimeout(() => this.check(), Math.max(0, at - Date.now()));
+  }
+
+  private check(): void {
+    this.timer = undefined;
+    if (this.deadline === undefined) return;
+    if (Date.now() < this.deadline) this.wake(this.deadline);
+    else this.bark();
   }
 
   private bark(): void {

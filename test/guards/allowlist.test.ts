@@ -158,17 +158,30 @@ for (const [role, thread, tool, input, allowed, says] of ROWS) {
   });
 }
 
-test('allowlist: the installed hook sees every tool but those listed for every thread and checked by name only', async () => {
+test('allowlist: the installed hook answers every tool in one callback; the wall decides all but those listed for every thread and checked by name only', async () => {
   const hooks = guardHooks(coord, { lang: 'en' });
   const [wall] = hooks.PreToolUse!;
-  assert.equal(wall!.matcher, '^(?!(?:Grep|Read|ToolSearch)$)', "Glob is not the reader's; Bash is the glance check; Agent is always checked");
-  assert.deepEqual(await fire(wall!, pre('Read', { file_path: R('a') })), [], 'no round trip for a tool every thread may use');
+  // one matcher for the wall and the repeat guard (guards/calls): the repeat count must see every tool
+  assert.equal(wall!.matcher, undefined);
+  assert.equal(wall!.hooks.length, 1, 'one round trip per tool call');
+  assert.deepEqual(
+    unwatchedTools(toolPolicy(coord, { lang: 'en' })),
+    ['Grep', 'Read', 'ToolSearch'],
+    "Glob is not the reader's; Bash is the glance check; Agent is always checked",
+  );
+  assert.equal(specific(await fire(wall!, pre('Read', { file_path: R('a') }))), undefined, 'a tool every thread may use is not walled');
+  assert.deepEqual(unwatchedTools(toolPolicy(coord, { lang: 'en', paths })), ['ToolSearch'], 'with a path wall, every read and write is decided on its path');
   const walled = guardHooks(coord, { lang: 'en', paths }).PreToolUse![0]!;
-  assert.equal(walled.matcher, '^(?!(?:ToolSearch)$)', 'with a path wall, every read and write is decided on its path');
+  assert.match(specific(await fire(walled, pre('Read', { file_path: path.join(tmp, 'home', '.config', 'flower', '.env') })))?.permissionDecision ?? '', /deny/);
   assert.equal(specific(await fire(wall!, pre('Glob', { pattern: '*' }, { agentId: SUB, agentType: 'reader' })))?.permissionDecision, 'deny');
   assert.equal(specific(await fire(wall!, pre('SomeToolFrom2030', {})))?.permissionDecision, 'deny', 'an allowlist sees tools nobody listed');
-  const plain = guardHooks(new AgentSpec({ name: 'p', allowedTools: ['Bash', 'Read', 'Grep', 'Glob'] }), { lang: 'en' }).PreToolUse![0]!;
-  assert.equal(plain.matcher, '^(?!(?:Bash|Glob|Grep|Read|ToolSearch)$)');
+  assert.deepEqual(unwatchedTools(toolPolicy(new AgentSpec({ name: 'p', allowedTools: ['Bash', 'Read', 'Grep', 'Glob'] }), { lang: 'en' })), [
+    'Bash',
+    'Glob',
+    'Grep',
+    'Read',
+    'ToolSearch',
+  ]);
   assert.equal(unwatchedTools(toolPolicy(coordinator('c', '', {}, { lang: 'en' }))).includes('Bash'), false, 'a glance is always checked');
   assert.equal(specific(await fire(wall!, pre('CronCreate', { cron: '* * * * *' })))?.permissionDecision, 'deny');
   assert.equal(specific(await fire(wall!, pre('Bash', { command: 'make' }, { agentId: SUB, agentType: 'builder' }))), undefined);

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { preview, readsSpill, replaceLongStrings, spillDecision, spillGuard, SPILL_TOOLS, Workbench } from '../../src/guards/index.js';
+import { hasLongString, preview, readsSpill, replaceLongStrings, spillDecision, spillGuard, SPILL_TOOLS, Workbench } from '../../src/guards/index.js';
 import { fire, post, specific, SUB } from './helpers.js';
 
 function bench(): Workbench {
@@ -84,6 +84,40 @@ test('arrays holding images are never touched; arrays of strings are walked', ()
   );
   const r = replaceLongStrings({ filenames: ['a', big] }, 4000, () => 'P');
   assert.deepEqual(r, { value: { filenames: ['a', 'P'] }, replaced: 1 });
+});
+
+// [behaviour, tool output]: hasLongString says "something to spill" exactly when replaceLongStrings replaces something
+const LONG: Array<[string, unknown]> = [
+  ['a short string', 'x'.repeat(3999)],
+  ['a string at the threshold', 'x'.repeat(4000)],
+  ['a long stdout among short fields', { stdout: 'x'.repeat(5000), stderr: '', interrupted: false }],
+  ['only short fields', { stdout: 'ok', stderr: '', interrupted: false }],
+  ['a long file name in a list', { filenames: ['a', 'b'.repeat(4001)] }],
+  [
+    'a long text beside an image in one array',
+    [
+      { type: 'image', source: { type: 'base64', data: 'z'.repeat(5000) } },
+      { type: 'text', text: 'y'.repeat(5000) },
+    ],
+  ],
+  ['a document block', { type: 'document', source: { type: 'base64', data: 'z'.repeat(5000) } }],
+  ['a long string nested 16 levels deep', JSON.parse(`${'{"k":'.repeat(16)}"${'x'.repeat(4000)}"${'}'.repeat(16)}`)],
+  ['a long string nested 17 levels deep (past the walk)', JSON.parse(`${'{"k":'.repeat(17)}"${'x'.repeat(4000)}"${'}'.repeat(17)}`)],
+  ['numbers, nulls and booleans', { n: 1e30, z: null, b: true, list: [1, 2, 3] }],
+];
+
+for (const [name, output] of LONG) {
+  test(`hasLongString agrees with replaceLongStrings: ${name}`, () => {
+    assert.equal(hasLongString(output, 4000), replaceLongStrings(output, 4000, () => 'P').replaced > 0);
+  });
+}
+
+test('a short output is left alone whatever the call read; a long read of the spill folder stays; any other long output spills', () => {
+  const wb = bench();
+  const reads = { command: `cat ${wb.spill}/x.txt` };
+  assert.equal(spillDecision(wb, { toolInput: reads, toolResponse: { stdout: 'short' }, cwd: wb.workspace }, opts), undefined);
+  assert.equal(spillDecision(wb, { toolInput: reads, toolResponse: { stdout: 'x'.repeat(5000) }, cwd: wb.workspace }, opts), undefined);
+  assert.ok(spillDecision(wb, { toolInput: { command: 'seq 1 2000' }, toolResponse: { stdout: 'x'.repeat(5000) }, cwd: wb.workspace }, opts));
 });
 
 test('the preview never ends in half a surrogate pair', () => {
