@@ -95,6 +95,12 @@ export interface SimItemBase {
   match?: SimMatch;
   /** A name shown in logs and in `assertConsumed()` errors. */
   label?: string;
+  /**
+   * Library API only: nothing of the answer (headers included) is sent until this resolves, so a test
+   * can keep a model call waiting on its own event. Unlike `holdEnd`, the harness sees no tool call yet
+   * (it starts a tool as soon as the tool's block ends, before the message does).
+   */
+  holdStart?: () => Promise<unknown>;
 }
 
 /** Fields of items that produce a model answer (text, tool_use, drop_mid). */

@@ -86,6 +86,7 @@ async function respondSse(item: SimSseItem, ex: Exchange): Promise<void> {
 export async function respond(item: SimItem, ex: Exchange): Promise<void> {
   const { req, res } = ex;
   if (!(await wait(item.delayMs, ex.signal)) || gone(ex)) return;
+  if (item.holdStart && (!(await held(item.holdStart, ex.signal)) || gone(ex))) return;
   switch (item.type) {
     case 'drop':
       req.socket.destroy();

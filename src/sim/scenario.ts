@@ -100,9 +100,9 @@ function match(v: unknown, ctx: Ctx, field: string): void {
     check(x, ctx, `${field}.${k}`);
   }
 }
-function holdEnd(v: unknown, ctx: Ctx, field: string): void {
+function hold(v: unknown, ctx: Ctx, field: string): void {
   if (typeof v !== 'function') fail(ctx, field, 'must be a function returning a promise');
-  if (!ctx.allowFunctions) fail(ctx, field, 'is a function: a held stream exists only in the library API, not in JSON');
+  if (!ctx.allowFunctions) fail(ctx, field, 'is a function: a held answer exists only in the library API, not in JSON');
 }
 const tools: Check = (v, ctx, field) => {
   if (!Array.isArray(v) || v.length === 0) fail(ctx, field, 'must be a non-empty array of { name, input?, id? }', { value: v });
@@ -129,7 +129,7 @@ const sseEvents: Check = (v, ctx, field) => {
   });
 };
 
-const COMMON: Record<string, Check> = { delayMs: int(0), times: int(1), sticky: bool, match, label: str };
+const COMMON: Record<string, Check> = { delayMs: int(0), times: int(1), sticky: bool, match, label: str, holdStart: hold };
 const ANSWER: Record<string, Check> = {
   usage,
   stop_reason: str,
@@ -137,7 +137,7 @@ const ANSWER: Record<string, Check> = {
   thinking: str,
   chunks: int(1),
   chunkDelayMs: int(0),
-  holdEnd,
+  holdEnd: hold,
 };
 const TOOL: Record<string, Check> = { name: str, input: object, id: str, tools, text: str };
 

@@ -4,7 +4,7 @@
  *   and a command still sees the person's git identity (their ~/.gitconfig, outside that HOME);
  * - two sandboxed runs in one workspace at once, with different run dirs, each run commands while the
  *   other is running and after it ended, and every command succeeds.
- * Runs synchronise on files the commands write and wait for, never on sleeps.
+ * Runs synchronise on files the commands write and wait for, and on the end of a process, never on sleeps.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -88,6 +88,15 @@ test('two sandboxed runs in one workspace, with different run dirs, at once: eve
   fs.mkdirSync(sync);
   const wait = (f: string) => `while [ ! -e ${path.join(sync, f)} ]; do sleep 0.05; done`;
   const mark = (f: string) => `touch ${path.join(sync, f)}`;
+  // What the binary guarantees, and so what this test orders (docs/sdk-facts.md, Sandbox): each command
+  // makes 0-byte placeholders at the missing write-denied paths of the workspace and removes them when its
+  // process has no command left; another process that saw them there binds them as they are. So a command
+  // of B is prepared only while A is inside a command that cannot end before B's is running (A1), or once
+  // A has ended — never while a command of A is ending (the binary's own race, which flower can only report).
+  let aEnded!: () => void;
+  const aGone = new Promise<void>((resolve) => {
+    aEnded = resolve;
+  });
   sim.reset();
   sim.enqueue(
     // A starts, waits for B to be running a command, and ends while B is still in its run
@@ -95,12 +104,14 @@ test('two sandboxed runs in one workspace, with different run dirs, at once: eve
     bash('toolu_a2', 'RUN-A', 'echo A2'),
     { type: 'text', text: 'A done', match: { firstUserIncludes: 'RUN-A' } },
     bash('toolu_b1', 'RUN-B', `${wait('a1')}; ${mark('b1')}; echo B1`),
-    bash('toolu_b2', 'RUN-B', `${wait('a-ended')}; echo B2`),
+    // B's later commands reach it only once A's process is gone
+    { ...bash('toolu_b2', 'RUN-B', `test -e ${path.join(sync, 'a-ended')} && echo B2`), holdStart: () => aGone },
     bash('toolu_b3', 'RUN-B', `ls -a ${path.join(p.ws, '.claude')}; echo B3`),
     { type: 'text', text: 'B done', match: { firstUserIncludes: 'RUN-B' } },
   );
   const runA = cli(['once', 'RUN-A: work', '-t', 'Bash', '-w', p.ws, '-r', path.join(p.dir, 'runs-a')], { cwd: p.dir, env, timeoutMs: 150_000 }).then((r) => {
     fs.writeFileSync(path.join(sync, 'a-ended'), '');
+    aEnded();
     return r;
   });
   // B starts only once A is inside its first command (A's sandbox is up)

@@ -1,10 +1,12 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimError, startSim, type Sim, type SimItem } from '../../src/sim/index.js';
+import { until } from '../helpers/e2e.js';
 import { exchange, messagesBody, parseSse } from './helpers.js';
 
 const sims: Sim[] = [];
@@ -148,6 +150,37 @@ test('delayMs holds the headers back and chunkDelayMs spaces the events', async 
   const n = parseSse(out.text).length;
   assert.equal(n, 7);
   assert.ok(Date.now() - t0 >= 40 * (n - 1) - 5, `chunk delays ${Date.now() - t0}`);
+});
+
+test('holdStart sends nothing, headers included, until the test says so; then the whole answer', async () => {
+  let release!: () => void;
+  const go = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const s = await sim({ script: [{ type: 'text', text: 'held', holdStart: () => go }] });
+  let headersAt: number | undefined;
+  const req = http.request(`${s.url}/v1/messages`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } });
+  const answer = new Promise<string>((resolve, reject) => {
+    req.on('response', (res) => {
+      headersAt = Date.now();
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve(text));
+    });
+    req.on('error', reject);
+  });
+  req.end(JSON.stringify(messagesBody()));
+  // the request has reached the sim (logged as it arrives); a whole other exchange later, still no headers
+  await until('the held request logged', () => s.messageRequests().length === 1, 30_000);
+  const other = await exchange(s.url, { path: '/v1/messages/count_tokens', body: messagesBody() });
+  assert.equal(other.status, 200, 'the sim answers other requests while one is held');
+  assert.equal(headersAt, undefined, 'no headers before the hold ends');
+  const releasedAt = Date.now();
+  release();
+  const text = await answer;
+  assert.ok(headersAt! >= releasedAt);
+  assert.ok(parseSse(text).some((e) => JSON.stringify(e).includes('held')));
 });
 
 test('a shutdown item is an outage: connections refused until restart() on the same port', async () => {
