@@ -38,6 +38,7 @@ import {
 } from '../guards/index.js';
 import { pluginDirsFromEnv } from '../skills/index.js';
 import type { RunLayout } from '../state/index.js';
+import { binaryPackages } from './binary.js';
 import { gitConfigGlobal } from './options.js';
 import { chainValues, envFilesUnder, filesHolding, plainValues, startupFilesHolding } from './secret-places.js';
 
@@ -273,7 +274,8 @@ function dependencyDirs(): string[] {
     /* no manifest: nothing to add */
   }
   const out: string[] = [];
-  for (const d of [...deps, `@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}`]) {
+  // every package that may hold the binary (a musl build too): it runs outside every sandbox
+  for (const d of [...deps, ...binaryPackages()]) {
     try {
       out.push(path.dirname(req.resolve(`${d}/package.json`)));
     } catch {

@@ -23,6 +23,7 @@ import type {
   SpawnOptions,
 } from '@anthropic-ai/claude-agent-sdk';
 import { sessionTools } from '../guards/allowlist.js';
+import { bundledBinary } from './binary.js';
 import { confineHooks } from '../guards/confine.js';
 import { failClosed } from '../guards/failclosed.js';
 import { redact } from '../guards/secrets.js';
@@ -360,6 +361,13 @@ export function buildOptions(i: BuildInput): Options {
   if (hooks?.PreToolUse) hooks.PreToolUse = hooks.PreToolUse.map((m) => failClosed(m, { lang: i.lang ?? 'en' }));
   if (hooks) o.hooks = hooks;
   if (i.stderr) o.stderr = i.stderr;
+  // found once per process, not by the SDK on every query (runtime/binary)
+  const bin = bundledBinary();
+  if (bin) o.pathToClaudeCodeExecutable = bin;
+  // the servers a spec adds reach the bundled binary over stdin, not on its command line, where other users
+  // of the machine can read their env and headers (ps); also what spares the SDK's DeprecationWarning once a
+  // binary is named or spawned by flower (SDK 0.3.332, sdk.d.ts: mcpServersDelivery)
+  o.mcpServersDelivery = 'initialize';
   if (i.detached) o.spawnClaudeCodeProcess = detachedSpawn(i.stderr);
   if (i.additionalDirectories?.length) o.additionalDirectories = i.additionalDirectories;
   if (i.sandbox) o.sandbox = i.sandbox;
