@@ -5,6 +5,8 @@
  * lines in a pipe; one owner per terminal).
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +17,7 @@ import { liveLine, newLiveState } from '../../src/cli/screen/live.js';
 import { toolLine } from '../../src/cli/screen/names.js';
 import { colourEnabled, Palette } from '../../src/cli/screen/palette.js';
 import { screenTexts } from '../../src/cli/screen/texts.js';
-import { clearRows, Screen } from '../../src/cli/screen/tty.js';
+import { clearRows, Screen, ttyKey } from '../../src/cli/screen/tty.js';
 import { width, wrapBlock } from '../../src/cli/screen/wrap.js';
 import { event } from '../../src/runtime/index.js';
 
@@ -227,6 +229,25 @@ test('two flowers on one terminal: the lock is keyed by the terminal device; onl
       'the lease is given back',
     );
   } finally {
+    fs.closeSync(fd);
+  }
+});
+
+test('two flowers starting at once: a lease caught between its creation and its content is not taken over (two owners left footers in the scrollback)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-ttylease-'));
+  const fd = fs.openSync('/dev/null', 'w'); // a character device: the lock is keyed by its number
+  const lock = path.join(dir, `.flower-tty-${ttyKey({ fd })}`);
+  // the other flower: holds the terminal lock, has created its lease but not yet written it
+  const script = `const fs=require('fs');fs.writeFileSync(${JSON.stringify(`${lock}.lock`)},String(process.pid));fs.writeFileSync(${JSON.stringify(`${lock}.live`)},'');console.log('ready');setTimeout(()=>{fs.writeFileSync(${JSON.stringify(`${lock}.live`)},process.pid+' 1 other');fs.unlinkSync(${JSON.stringify(`${lock}.lock`)});},200);setInterval(()=>{},1000);`;
+  const other = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await once(other.stdout!, 'data');
+    const mine = new Screen({ out: { write: () => true, isTTY: true, columns: 80, fd }, live: true, lockDir: dir });
+    assert.equal(mine.ownsFooter, false, 'the lease being written belongs to the other flower');
+    mine.close();
+    assert.match(fs.readFileSync(`${lock}.live`, 'utf8'), new RegExp(`^${other.pid} \\d+ other$`), "the lease is still the other's");
+  } finally {
+    other.kill('SIGKILL');
     fs.closeSync(fd);
   }
 });

@@ -72,7 +72,9 @@ export class Screen {
     const dir = o.lockDir === undefined ? os.tmpdir() : o.lockDir;
     this.lock = key && dir ? path.join(dir, `.flower-tty-${key}`) : null;
     this.lease = this.lock ? `${this.lock}.live` : null;
-    if (this.live) this.owner = this.takeLease();
+    // under the terminal lock: a lease read while its writer is between creating and filling it is
+    // empty, and taking it over then made two owners, whose footers were left in the scrollback
+    if (this.live) this.owner = this.underLock(() => this.takeLease());
   }
 
   get cols(): number {
@@ -105,23 +107,28 @@ export class Screen {
   /** Remove the footer and give the terminal back (lease released); later prints are plain. */
   close(): void {
     if (this.closed) return;
-    if (this.live) this.locked(() => this.erase());
+    if (this.live)
+      this.underLock(() => {
+        this.write(this.erase());
+        this.closed = true;
+        try {
+          if (this.owner && this.lease && this.readLease()?.token === this.token) fs.unlinkSync(this.lease);
+        } catch {
+          /* gone already */
+        }
+      });
     this.closed = true;
-    if (this.owner && this.lease) {
-      try {
-        if (this.readLease()?.token === this.token) fs.unlinkSync(this.lease);
-      } catch {
-        /* gone already */
-      }
-    }
     openTokens.delete(this.token);
     this.owner = false;
   }
 
   private locked(build: () => string): void {
-    const run = () => this.write(build());
-    if (this.lock) withFileLock(this.lock, run, { timeoutMs: TTY_LOCK_WAIT_MS, staleMs: 10_000 });
-    else run();
+    this.underLock(() => this.write(build()));
+  }
+
+  /** Every write to the terminal and every read or write of the lease happens under the device's lock. */
+  private underLock<T>(fn: () => T): T {
+    return this.lock ? withFileLock(this.lock, fn, { timeoutMs: TTY_LOCK_WAIT_MS, staleMs: 10_000 }) : fn();
   }
 
   /** The sequence that removes the footer drawn now (ours, or the owner's when we are not it). */
