@@ -51,9 +51,23 @@ export interface AttemptControl {
   humanInterrupt?: () => boolean;
   /** the run's deadline (epoch ms): the turn is cut cleanly once it passes (limits.ts) */
   deadlineAt?: number;
-  /** register a way for the runtime to kill this attempt on close() */
-  register?: (stop: () => void) => () => void;
+  /** hand the runtime this attempt while it is live (to end it on close() or on a signal's shutdown) */
+  register?: (live: LiveAttempt) => () => void;
   step: string;
+}
+
+/** A live attempt, as the Runtime may end it. */
+export interface LiveAttempt {
+  /** end the child at once (Runtime.close) */
+  stop(): void;
+  /**
+   * A signal's shutdown: end the turn cleanly (the SDK's interrupt) and resolve once the stream has
+   * ended — the binary then has written out the entries it had not mirrored yet and the SDK has
+   * appended them to the store (docs/sdk-facts.md §4.3: a turn's prompt is mirrored up to ~100 ms
+   * after its request went out, so a process that dies on the signal at once loses what the model
+   * was sent). Nothing more is reported once it is asked.
+   */
+  drain(): Promise<void>;
 }
 
 /** Seconds the child may take to start (sandbox set-up: ~1 s more on a loaded box) before the watchdog counts. */
@@ -62,8 +76,16 @@ const STARTUP_S = 60;
 export async function runAttempt(prompt: string, options: Options, ctl: AttemptControl): Promise<AttemptOutcome> {
   const seen = newSeen();
   const q = query({ prompt, options });
-  const unregister = ctl.register?.(() => q.close()) ?? (() => {});
   const dog = new Watchdog(ctl, seen, q);
+  let ended!: () => void;
+  const end = new Promise<void>((r) => (ended = r));
+  const drain = (): Promise<void> => {
+    seen.draining = true;
+    dog.stop();
+    void q.interrupt().catch(() => q.close());
+    return end;
+  };
+  const unregister = ctl.register?.({ stop: () => q.close(), drain }) ?? (() => {});
   // the child's own start-up (the sandbox, MCP servers) is not the model's silence: until system/init
   // the watchdog allows at least STARTUP_S
   dog.arm(Math.max(ctl.watchdogS, STARTUP_S));
@@ -72,7 +94,7 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
     for await (const raw of q) {
       const m = raw as unknown as Obj;
       // nobody listening (an in-process run without a sink): no events to build; a streamed delta never makes one
-      if (ctl.onEvent && m.type !== 'stream_event') for (const e of normalize(m)) ctl.onEvent({ ...e, step: ctl.step });
+      if (ctl.onEvent && !seen.draining && m.type !== 'stream_event') for (const e of normalize(m)) ctl.onEvent({ ...e, step: ctl.step });
       // any message is activity: the count starts again, or stops when nobody owes output now
       if (seen.silence.see(m) && seen.out.sessionId) dog.arm();
       else if (seen.out.sessionId) dog.disarm();
@@ -93,6 +115,7 @@ export async function runAttempt(prompt: string, options: Options, ctl: AttemptC
     dog.stop();
     if (deadline) clearTimeout(deadline);
     unregister();
+    ended();
   }
   return conclude(seen);
 }
@@ -129,10 +152,22 @@ interface Seen {
   // system/mirror_error and the turn goes on "successfully" — a transcript lost in silence unless we
   // fail the step here
   mirrorError: string | null;
+  // a signal's shutdown is ending the turn (LiveAttempt.drain): no event, no watchdog
+  draining: boolean;
 }
 
 function newSeen(): Seen {
-  return { out: emptyOutcome(), prose: [], last: null, silence: new Silence(), streaks: new Streaks(), apiSignal: null, thrown: undefined, mirrorError: null };
+  return {
+    out: emptyOutcome(),
+    prose: [],
+    last: null,
+    silence: new Silence(),
+    streaks: new Streaks(),
+    apiSignal: null,
+    thrown: undefined,
+    mirrorError: null,
+    draining: false,
+  };
 }
 
 /** An attempt's outcome before anything happened: no session, nothing spent, not ok. */
@@ -173,7 +208,7 @@ class Watchdog {
   ) {}
 
   arm(seconds = this.ctl.watchdogS): void {
-    if (!(this.ctl.watchdogS > 0 && this.seen.silence.owed())) {
+    if (!(this.ctl.watchdogS > 0 && !this.seen.draining && this.seen.silence.owed())) {
       this.disarm();
       return;
     }
@@ -378,4 +413,17 @@ function repeated(m: Obj, main: boolean, streaks: Streaks): string | null {
     }
   }
   return null;
+}
+
+/** Drain every live attempt at once (LiveAttempt.drain); resolves when all have ended, or after `capMs`. */
+export async function drainAll(live: Iterable<LiveAttempt>, capMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const cap = new Promise<void>((r) => {
+    timer = setTimeout(r, capMs);
+  });
+  try {
+    await Promise.race([Promise.allSettled([...live].map((a) => a.drain())), cap]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

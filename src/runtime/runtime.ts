@@ -23,7 +23,7 @@ import { costedSink, event } from './events.js';
 // the life of an attempt, in order: options → spawn → stream → measure → break/handoff → classify → wait → resume
 import { assembleAttempt, type AttemptBase, type AttemptInput } from './assemble.js';
 import { beginRun, forgetLocalTranscripts } from './options.js';
-import { emptyOutcome, runAttempt, type AttemptOutcome, type InterruptCause } from './attempt.js';
+import { drainAll, emptyOutcome, runAttempt, type AttemptOutcome, type InterruptCause, type LiveAttempt } from './attempt.js';
 import { modelMismatch, wantedModel, type HandoffPolicy } from './window.js';
 import { Generations, type Emit } from './handoff.js';
 import { fromThrown, type StepFailure } from './failure.js';
@@ -44,7 +44,7 @@ export class Runtime {
   /** mutable: a real overflow lowers the window for the rest of this Runtime (live calibration) */
   private readonly hand: HandoffPolicy;
   private mismatchWarned = false;
-  private readonly live = new Set<() => void>();
+  private readonly live = new Set<LiveAttempt>();
   /** the steps' rows: begun, told the session id, rescued, ended (rows.ts) */
   private readonly rows: StepRows;
   /** a person's interrupt, scoped to the step run it was meant for (interrupts.ts) */
@@ -272,11 +272,13 @@ export class Runtime {
       ...(onEvent ? { onEvent } : {}),
       ...(shouldBreak ? { shouldBreak } : {}),
       ...(deadlineAt !== undefined ? { deadlineAt } : {}),
-      register: (stop) => {
-        this.live.add(stop);
-        return () => this.live.delete(stop);
+      register: (live) => {
+        this.live.add(live);
+        return () => this.live.delete(live);
       },
     });
+    // ended by a signal's shutdown (drain): nothing after it runs, the process dies of the signal
+    if (this.dying) await PARKED;
     out.costUsd = Math.max(0, out.costUsd - before);
     limits.add(out.costUsd);
     // said in the run's words: what was spent of what, and how to go on
@@ -347,17 +349,17 @@ export class Runtime {
   }
 
   /**
-   * A signal ends the process: the in-flight step is written as `reason` with its session id and no
-   * write comes after it; the children and the store are closed only once the pending writes (that row,
-   * a session id on its way to the row and to lineage) have landed — at most `waitMs`: closing the pool
-   * under them lost the row (PostgreSQL). Meanwhile nothing new starts, and the step in progress goes on
-   * (stopping it first would let the caller carry on to its end — an exit before the row landed).
+   * A signal ends the process: the in-flight step is written as `reason` with its session id, no write
+   * after it. The children and the store close once, at most `waitMs` later, the row and a session id on
+   * its way have landed (closing the pool under them lost the row: PostgreSQL) and the turn in progress
+   * has ended with its transcript in the store (LiveAttempt.drain: a wake SIGTERMed with its resumed
+   * prompt at the model lost it). Nothing new starts; an ended attempt parks, its caller never exits.
    */
   shutdown(reason = 'killed-by-signal', waitMs = 3000): Promise<void> {
     if (this.dying) return this.dying;
     this.rescue(reason);
     this.manifest.seal();
-    this.dying = this.rows.settled(waitMs).then(() => this.close());
+    this.dying = Promise.all([this.rows.settled(waitMs), drainAll(this.live, waitMs)]).then(() => this.close());
     return this.dying;
   }
 
@@ -370,9 +372,9 @@ export class Runtime {
   }
 
   private stopChildren(): void {
-    for (const stop of this.live) {
+    for (const live of this.live) {
       try {
-        stop();
+        live.stop();
       } catch {
         /* already gone */
       }

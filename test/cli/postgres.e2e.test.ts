@@ -237,7 +237,9 @@ describe('PostgreSQL store end to end', { skip: PG_SKIP }, () => {
     assert.equal(all.at(-1)!.step, '干活·判定#1');
     const asked = sim.messageRequests().filter((m) => offeredTools(m.body).includes('Agent'));
     assert.equal(asked.length, 3);
-    // (the killed turns had no answer: their resume prompts follow the first one in the same user turn)
+    // (the kill -9'd turn had no answer, and the SIGTERMed one ended with the binary's interrupt line: the
+    // second wake's resume prompt follows the first prompt in the same user turn — it reaches the store
+    // only because a signal's shutdown waits for the turn's transcript, Runtime.shutdown)
     const [opened, , continued] = asked.map((m) => firstUserText(m.body));
     assert.ok(
       continued!.startsWith(opened!) && continued!.length > opened!.length,
