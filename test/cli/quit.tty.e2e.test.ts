@@ -23,13 +23,20 @@ for (const lang of ['en', 'zh'] as const) {
     skip: !hasTmux && 'tmux is not installed',
   }, async () => {
     const p = project(`quit-${lang}`);
+    let done!: () => void;
+    const paneDone = new Promise<void>((r) => (done = r));
     sim.reset();
     sim.enqueue(
       { type: 'tool_use', match: clarifier, name: 'mcp__human__submit_brief', input: { goal: 'g', acceptance: ['a'], boundaries: ['b'], unknowns: ['u'] } },
       { type: 'text', match: clarifier, text: 'ok' },
-      { type: 'text', match: coordinator, text: 'working slowly SLOWWORK on it, chunk after chunk', chunks: 200, chunkDelayMs: 200 },
+      // the work turn holds its last event until the test is done with the pane: both presses land while
+      // the model speaks, however loaded the box. A slow stream (200 × 200 ms) was a time window: under
+      // load the step ended first, the run gave the terminal back, and the second Ctrl-C was a real
+      // SIGINT to the pane's shell, which died and took the tmux server with it ("no server running")
+      { type: 'text', match: coordinator, text: 'working slowly SLOWWORK on it, chunk after chunk', holdEnd: () => paneDone },
     );
-    const env = testEnv(p, sim.url, { TERM: 'xterm-256color', TMPDIR: p.dir, NO_COLOR: '1', FLOWER_LANG: lang });
+    // FLOWER_WATCHDOG 0: the held turn is silence the watchdog would cut (the screen waits are the safety net)
+    const env = testEnv(p, sim.url, { TERM: 'xterm-256color', TMPDIR: p.dir, NO_COLOR: '1', FLOWER_LANG: lang, FLOWER_WATCHDOG: '0' });
     const pane = await Pane.open([process.execPath, BIN, '-w', p.ws, '-r', p.runs, '--no-goal', 'do the work'], { cols: 100, cwd: p.dir, env });
     const lock = path.join(p.runs, 'run.lock');
     const hint = lang === 'en' ? 'run `flower` here to continue' : '在这里再运行 `flower` 接着做';
@@ -45,6 +52,7 @@ for (const lang of ['en', 'zh'] as const) {
       assert.equal(screen.split('\n').filter((l) => l.includes(hint)).length, 1, screen);
       assert.equal(fs.existsSync(lock), false, 'run.lock released');
     } finally {
+      done();
       await pane.close();
     }
     const rows = () => readJson<{ step: string; ok: boolean; error: string | null }[]>(path.join(p.runs, 'manifest.json'));
