@@ -34,8 +34,10 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
+// the timeout is a safety net: the test took 5 s in a whole-suite run (load 9) and 62–92 s beside the handoff
+// e2e at concurrency 4 with two busy loops (load 12–17); 240 s was under 4× that
 test("a coordinator's detours change nothing and its declared worker writes; no key reaches the model, the tools or a file; the floor holds on its own", {
-  timeout: 240_000,
+  timeout: 900_000,
 }, async () => {
   const p = project('walls');
   const ws = p.ws;
@@ -99,7 +101,10 @@ test("a coordinator's detours change nothing and its declared worker writes; no 
     },
     { type: 'tool_use', id: 'toolu_w_write', name: 'Write', match: task, input: { file_path: path.join(ws, 'built.txt'), content: 'built by the worker\n' } },
     bash('toolu_w_elsewhere', `touch ${elsewhere}/x`, task),
-    bash('toolu_w_key', 'echo "key=[$ANTHROPIC_API_KEY] other=[$DEPLOY_TOKEN]"; grep -c e2e /proc/self/environ', task),
+    // counted by a fragment only the two secrets hold (the command reaches the model: never a whole secret).
+    // Not plain 'e2e': GNU grep counts the environ's NUL-separated variables, and a random session id
+    // holding 'e2e' (in CLAUDE_CODE_SESSION_ID and CLAUDE_CODE_CHILD_NOTES_DIR) made it 2, ~0.7 % of runs
+    bash('toolu_w_key', 'echo "key=[$ANTHROPIC_API_KEY] other=[$DEPLOY_TOKEN]"; grep -c -e e2e-KEY -e e2e-OTHER /proc/self/environ', task),
     bash('toolu_w_big', 'seq 1 3000', task),
     { type: 'tool_use', id: 'toolu_w_wt', name: 'EnterWorktree', match: task, input: { name: 'worker-side' } },
     { type: 'text', match: task, text: 'Conclusion: built.txt written. WORKER-REPORT-W10' },
