@@ -57,12 +57,13 @@ function climb(model?: string): void {
       match: { not: { firstUserIncludes: TAKEOVER } },
       ...(model ? { model } : {}),
     },
-    // a slow command and a slow stream: the cut lands before this tool can finish and ask again
+    // a slow stream and a command that holds its turn: the cut lands before this tool can finish and ask
+    // again (an 8 s sleep was a window the cut had to land in, however loaded the box)
     {
       type: 'tool_use',
       text: 'Running the long build.',
       name: 'Bash',
-      input: { command: 'sleep 8; echo built', description: 'build' },
+      input: { command: HOLD, description: 'build' },
       usage: { input_tokens: 100, cache_read_input_tokens: 46_000, output_tokens: 30 },
       chunkDelayMs: 150,
       match: { lastUserIncludes: 'looked' },
@@ -286,7 +287,7 @@ test('sessions that are full at once stop at maxGenerations with the start-up fl
       type: 'tool_use',
       text: 'Starting.',
       name: 'Bash',
-      input: { command: 'sleep 8', description: 'wait' },
+      input: { command: HOLD, description: 'wait' },
       usage: { input_tokens: 50_000 },
       chunkDelayMs: 150,
       sticky: true,
