@@ -63,6 +63,14 @@ export function resultText(b: ToolResultBlock): { text: string; media: boolean }
   return { text, media: false };
 }
 
+/** resultText's text, or undefined for media: the same answer without an object per result (the views ask for every one). */
+export function resultString(b: ToolResultBlock): string | undefined {
+  const c = b.content;
+  if (typeof c === 'string') return c;
+  const { text, media } = resultText(b);
+  return media ? undefined : text;
+}
+
 /** A copy of `e` whose message content is `blocks`. */
 export function withBlocks(e: Entry, blocks: Block[]): Entry {
   const msg = isRecord(e.message) ? e.message : {};

@@ -3,9 +3,10 @@
 // the glance guard, so whatever a coordinator may glance at is exactly what goes stale here.
 
 import { isEphemeral } from '../../glance/ephemeral.js';
-import { STALE_PREFIX, type Entry, isDenialEntry, isInterruptedResult, isProtected, isToolResult, isViewNote, resultText } from './entry.js';
+import { STALE_PREFIX, type Entry, type ToolResultBlock, isDenialEntry, isInterruptedResult, isProtected, isViewNote, resultString } from './entry.js';
+import { Numbering } from './member.js';
 import { emptyReport, type ViewReport } from './report.js';
-import { DENIAL_MARK, type Work, applyNotes, holding, makeWork } from './work.js';
+import { DENIAL_MARK, USER, type Work, applyNotes, makeWork } from './work.js';
 
 export interface ExpireOptions {
   /** The newest N ephemeral results stay as they are. */
@@ -34,40 +35,43 @@ const when = (ts: unknown): string => (typeof ts === 'string' && ISO.test(ts) ? 
  * plus the recorded time, which is the only honest age a pure view can give.
  */
 export function staleNote(command: string, newer: number, timestamp?: unknown): string {
-  return `${STALE_PREFIX} result of \`${firstLine(command)}\`, recorded${when(timestamp)}; ${newer} newer command result${newer === 1 ? '' : 's'} came after it. The state may have changed since: rerun it if you need it.`;
+  return noteOf(firstLine(command), newer, timestamp);
 }
+
+const noteOf = (line: string, newer: number, timestamp: unknown): string =>
+  `${STALE_PREFIX} result of \`${line}\`, recorded${when(timestamp)}; ${newer} newer command result${newer === 1 ? '' : 's'} came after it. The state may have changed since: rerun it if you need it.`;
 
 export function expireWork(w: Work, opts: ExpireOptions = {}): ViewReport {
   const keepRecent = Math.max(0, opts.keepRecent ?? 6);
   const maxChars = opts.maxChars ?? 2000;
   const report = emptyReport();
-  const commands = glanceCalls(w);
-  if (commands.size <= keepRecent) return report;
+  const { command, texts, count } = glanceCalls(w);
+  if (count <= keepRecent) return report;
 
-  // only the entries holding a result of a glance call: most tool results are not
-  const found: Array<{ at: number; block: number; command: string; chars: number }> = [];
-  for (const at of holding(w, commands, 'results')) {
-    const blocks = w.type[at] === 'user' ? w.blocks[at] : undefined;
-    if (!blocks) continue;
+  // only the results of glance calls, in order: most tool results are not
+  const found: Array<{ at: number; block: number; command: number; chars: number }> = [];
+  for (let r = 0; r < w.resAt.length; r++) {
+    const cmd = command[w.resCall[r]!]! - 1;
+    const at = w.resAt[r]!;
+    if (cmd < 0 || w.kind[at] !== USER) continue;
+    const blocks = w.blocks[at]!;
+    const block = w.resBlock[r]!;
+    const b = blocks[block] as ToolResultBlock;
     const e = w.entries[at]!;
-    for (let block = 0; block < blocks.length; block++) {
-      const b = blocks[block]!;
-      if (!isToolResult(b)) continue;
-      const command = commands.get(b.tool_use_id);
-      if (command === undefined) continue;
-      const { text, media } = resultText(b);
-      if (media || text.length > maxChars || isViewNote(text) || isInterruptedResult(e, b)) continue;
-      // denials and interruptions belong to prune; protected entries to nobody
-      if (isProtected(e) || ((w.marks[at]! & DENIAL_MARK) !== 0 && isDenialEntry(e, blocks))) break;
-      found.push({ at, block, command, chars: text.length });
-    }
+    const text = resultString(b);
+    if (text === undefined || text.length > maxChars || isViewNote(text) || isInterruptedResult(e, b)) continue;
+    // denials and interruptions belong to prune; protected entries to nobody (both are the whole entry's)
+    if (isProtected(e) || ((w.marks[at]! & DENIAL_MARK) !== 0 && isDenialEntry(e, blocks))) continue;
+    found.push({ at, block, command: cmd, chars: text.length });
   }
 
   const cut = Math.max(0, found.length - keepRecent);
   const edits: Array<{ at: number; block: number; note: string }> = [];
+  const lines: string[] = []; // per command text: its first line, made once
   for (let k = 0; k < cut; k++) {
     const f = found[k]!;
-    const note = staleNote(f.command, found.length - 1 - k, w.entries[f.at]!.timestamp);
+    const line = (lines[f.command] ??= firstLine(texts.keys[f.command]!));
+    const note = noteOf(line, found.length - 1 - k, w.entries[f.at]!.timestamp);
     edits.push({ at: f.at, block: f.block, note });
     report.expired++;
     report.charsSaved += f.chars - note.length;
@@ -76,17 +80,26 @@ export function expireWork(w: Work, opts: ExpireOptions = {}): ViewReport {
   return report;
 }
 
-/** tool_use id → command, for the Bash calls whose command is a glance (the verdict is asked once per command text). */
-function glanceCalls(w: Work): Map<string, string> {
-  const commands = new Map<string, string>();
-  const verdicts = new Map<string, boolean>();
-  for (let k = 0; k < w.bashIds.length; k++) {
-    const command = w.bashCommands[k]!;
-    let ok = verdicts.get(command);
-    if (ok === undefined) verdicts.set(command, (ok = isEphemeral(command)));
-    if (ok) commands.set(w.bashIds[k]!, command);
+/**
+ * Per call number, the command (its number in `texts`, plus one; 0: none) of a Bash call whose command
+ * is a glance (the last such use of the call id wins), and how many calls have one. The verdict is
+ * asked once per command text.
+ */
+function glanceCalls(w: Work): { command: Int32Array; texts: Numbering; count: number } {
+  const command = new Int32Array(w.calls.keys.length);
+  const texts = new Numbering();
+  const verdicts: number[] = []; // per command text: 1 a glance, 2 not
+  let count = 0;
+  for (let k = 0; k < w.bashUse.length; k++) {
+    const text = w.bashCommands[k]!;
+    const t = texts.add(text);
+    if (t === verdicts.length) verdicts.push(isEphemeral(text) ? 1 : 2);
+    if (verdicts[t] !== 1) continue;
+    const c = w.useCall[w.bashUse[k]!]!;
+    if (command[c] === 0) count++;
+    command[c] = t + 1;
   }
-  return commands;
+  return { command, texts, count };
 }
 
 export function expire(entries: readonly Entry[], opts: ExpireOptions = {}): ViewResult {

@@ -6,9 +6,10 @@
 // and the behaviour independent of the binary version.
 
 import { createHash } from 'node:crypto';
-import { ORPHAN_NOTE, type Block, type Entry, isToolResult, isToolUse } from './entry.js';
+import { ORPHAN_NOTE, type Block, type Entry, isToolResult, isToolUse, uuidOf } from './entry.js';
+import { Members } from './member.js';
 import { assemble } from './relink.js';
-import { type Work, each, holding, makeWork } from './work.js';
+import { ASSISTANT, HAS_UUID, USER, type Work, holding, makeWork } from './work.js';
 
 export { ORPHAN_NOTE };
 
@@ -30,15 +31,22 @@ export interface HealPlan {
 export function planHeals(w: Work, skip: ReadonlySet<string>): HealPlan {
   const plan: HealPlan = { heals: new Map(), repoint: new Map(), healed: 0 };
   // the calls nobody answered, found from the index; then only the entries holding them are walked
-  const open = new Set<string>();
-  for (const id of w.useIds) if (!answered(w, id, skip)) open.add(id);
-  if (open.size === 0) return plan;
+  const answered = answers(w, skip);
+  const open = new Uint8Array(w.calls.keys.length);
+  let any = false;
+  for (let k = 0; k < w.useCall.length; k++) {
+    const c = w.useCall[k]!;
+    if (open[c] || answered(c)) continue;
+    open[c] = 1;
+    any = true;
+  }
+  if (!any) return plan;
   const healed = new Set<string>(); // a duplicated row must not be healed twice
   for (const at of holding(w, open, 'uses')) {
-    const owner = w.uuid[at];
-    if (w.type[at] !== 'assistant' || owner === undefined || skip.has(owner)) continue;
+    const owner = uuidOf(w.entries[at]!);
+    if (w.kind[at] !== ASSISTANT || owner === undefined || skip.has(owner)) continue;
     let orphans: string[] | undefined;
-    for (const b of w.blocks[at] ?? []) if (isToolUse(b) && !answered(w, b.id, skip) && !healed.has(b.id)) (orphans ??= []).push(b.id);
+    for (const b of w.blocks[at] ?? []) if (isToolUse(b) && !answered(w.calls.find(b.id)) && !healed.has(b.id)) (orphans ??= []).push(b.id);
     if (!orphans) continue;
     for (const id of orphans) healed.add(id);
     const e = w.entries[at]!;
@@ -58,17 +66,35 @@ export function planHeals(w: Work, skip: ReadonlySet<string>): HealPlan {
   return plan;
 }
 
-/** Whether a live user entry (not in `skip`) holds a tool_result for call `id`. */
-function answered(w: Work, id: string, skip: ReadonlySet<string>): boolean {
-  const at = w.results.get(id);
-  if (at === undefined) return false;
-  for (const i of each(at)) {
-    if (w.type[i] !== 'user' || (skip.size > 0 && skip.has(w.uuid[i] ?? ''))) continue;
-    if (!w.removed) return true;
-    // the index was made before the views ran, and a view removed blocks since: is this one still there?
-    for (const b of w.blocks[i] ?? []) if (isToolResult(b) && b.tool_use_id === id) return true;
-  }
-  return false;
+/**
+ * Whether a live user entry (its uuid not in `skip`) holds a tool_result of call number `c` (-1: a call
+ * never seen). Asked once per call: the answer is kept.
+ */
+function answers(w: Work, skip: ReadonlySet<string>): (c: number) => boolean {
+  const memo = new Int8Array(w.calls.keys.length); // 0 not asked yet, 1 answered, 2 not
+  const dead = new Members(skip);
+  const deadWithoutUuid = skip.has('');
+  const live = (i: number): boolean => {
+    if (skip.size === 0) return true;
+    if ((w.links[i]! & HAS_UUID) === 0) return !deadWithoutUuid;
+    return !dead.mayHave(w.sigs[i]!) || !skip.has(uuidOf(w.entries[i]!)!);
+  };
+  const answer = (c: number): boolean => {
+    for (let r = w.firstRes[c]!; r >= 0; r = w.nextRes[r]!) {
+      const i = w.resAt[r]!;
+      if (w.kind[i] !== USER || !live(i)) continue;
+      if (!w.removed) return true;
+      // the index was made before the views ran, and a view removed blocks since: is this one still there?
+      const id = w.calls.keys[c];
+      for (const b of w.blocks[i] ?? []) if (isToolResult(b) && b.tool_use_id === id) return true;
+    }
+    return false;
+  };
+  return (c) => {
+    if (c < 0) return false;
+    if (memo[c] === 0) memo[c] = answer(c) ? 1 : 2;
+    return memo[c] === 1;
+  };
 }
 
 /**

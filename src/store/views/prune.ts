@@ -18,13 +18,14 @@ import {
   isToolResult,
   isToolUse,
   resultText,
+  uuidOf,
   withFields,
 } from './entry.js';
 import type { ViewResult } from './expire.js';
 import { planHeals } from './heal.js';
 import { assemble } from './relink.js';
 import { emptyReport, type ViewReport } from './report.js';
-import { API_ERROR, DENIAL_MARK, type Work, holding, makeWork, setBlocks } from './work.js';
+import { DENIAL_MARK, USER, type Work, callFlags, holding, makeWork, setBlocks } from './work.js';
 
 export interface PruneOptions {
   dropApiErrors?: boolean;
@@ -43,7 +44,8 @@ function deniedCalls(w: Work, drop: ReadonlySet<string>): string[] {
   const ids: string[] = [];
   // an entry without tool results names no call, denied or not
   for (const i of w.tools) {
-    if ((w.marks[i]! & DENIAL_MARK) === 0 || w.type[i] !== 'user' || drop.has(w.uuid[i] ?? '') || !isDenialEntry(w.entries[i]!, w.blocks[i])) continue;
+    if ((w.marks[i]! & DENIAL_MARK) === 0 || w.kind[i] !== USER || drop.has(uuidOf(w.entries[i]!) ?? '') || !isDenialEntry(w.entries[i]!, w.blocks[i]))
+      continue;
     const results = (w.blocks[i] ?? []).filter(isToolResult);
     const failed = results.filter((b) => b.is_error === true);
     for (const b of failed.length ? failed : results) ids.push(b.tool_use_id);
@@ -53,9 +55,9 @@ function deniedCalls(w: Work, drop: ReadonlySet<string>): string[] {
 
 /** Removes the blocks of the calls in `gone` (tool_use and tool_result together); an entry left with none is dropped. */
 function dropCalls(w: Work, gone: ReadonlySet<string>, drop: Set<string>, report: ViewReport): void {
-  for (const i of holding(w, gone, 'both')) {
+  for (const i of holding(w, callFlags(w, gone), 'both')) {
     const blocks = w.blocks[i];
-    const u = w.uuid[i];
+    const u = uuidOf(w.entries[i]!);
     if (!blocks || (u !== undefined && drop.has(u))) continue;
     const kept = blocks.filter((b) => !(isToolUse(b) && gone.has(b.id)) && !(isToolResult(b) && gone.has(b.tool_use_id)));
     if (kept.length === blocks.length) continue;
@@ -67,15 +69,15 @@ function dropCalls(w: Work, gone: ReadonlySet<string>, drop: Set<string>, report
     setBlocks(w, i, kept);
     w.removed = true;
     // the denial text also lives in `toolUseResult`; a half-kept entry must not carry it on
-    if (w.type[i] === 'user') w.entries[i] = withFields(w.entries[i]!, { toolUseResult: undefined });
+    if (w.kind[i] === USER) w.entries[i] = withFields(w.entries[i]!, { toolUseResult: undefined });
   }
 }
 
 /** Interrupted results get a neutral note instead of the binary's "STOP … wait for the user". */
 function neutralize(w: Work, drop: ReadonlySet<string>, report: ViewReport): void {
   for (const i of w.failed) {
-    const blocks = w.type[i] === 'user' ? w.blocks[i] : undefined;
-    if (!blocks || drop.has(w.uuid[i] ?? '')) continue;
+    const blocks = w.kind[i] === USER ? w.blocks[i] : undefined;
+    if (!blocks || drop.has(uuidOf(w.entries[i]!) ?? '')) continue;
     const e = w.entries[i]!;
     let next: Block[] | undefined;
     for (let k = 0; k < blocks.length; k++) {
@@ -99,12 +101,11 @@ export function pruneWork(w: Work, opts: PruneOptions = {}): ViewResult {
   const keepDenials = Math.max(0, opts.keepDenials ?? 1);
   const report: ViewReport = emptyReport();
   const drop = new Set<string>();
-  const n = w.entries.length;
 
   if (dropApiErrors) {
-    for (let i = 0; i < n; i++) {
-      const u = w.uuid[i];
-      if (u === undefined || (w.marks[i]! & API_ERROR) === 0) continue;
+    for (const i of w.apiErrors) {
+      const u = uuidOf(w.entries[i]!);
+      if (u === undefined) continue;
       drop.add(u);
       report.apiErrors++; // no charsSaved: binary 2.1.332 already keeps these out of the request (docs/sdk-facts.md §3.3)
     }

@@ -2,10 +2,10 @@
 // injected so the view stays pure; the store layer decides where spill files live.
 
 import { createHash } from 'node:crypto';
-import { ARCHIVED_PREFIX, type Entry, isProtected, isToolResult, isViewNote, resultText } from './entry.js';
+import { ARCHIVED_PREFIX, type Entry, type ToolResultBlock, isProtected, isViewNote, resultString } from './entry.js';
 import type { ViewResult } from './expire.js';
 import { emptyReport, type ViewReport } from './report.js';
-import { type Work, applyNotes, makeWork } from './work.js';
+import { USER, type Work, applyNotes, makeWork } from './work.js';
 
 export interface TrimOptions {
   /** The newest N large results stay as they are. */
@@ -32,16 +32,14 @@ export function trimWork(w: Work, opts: TrimOptions): ViewReport {
   const minChars = opts.minChars ?? 2000;
   const report = emptyReport();
   const found: Array<{ at: number; block: number; text: string }> = [];
-  for (const at of w.tools) {
-    const blocks = w.type[at] === 'user' ? w.blocks[at] : undefined;
-    if (!blocks) continue;
-    for (let block = 0; block < blocks.length; block++) {
-      const b = blocks[block]!;
-      if (!isToolResult(b)) continue;
-      const { text, media } = resultText(b);
-      if (media || text.length < minChars || isViewNote(text) || isProtected(w.entries[at]!)) continue;
-      found.push({ at, block, text });
-    }
+  // every tool_result of a user entry, in order (expire, before, only rewrote contents: the places hold)
+  for (let r = 0; r < w.resAt.length; r++) {
+    const at = w.resAt[r]!;
+    if (w.kind[at] !== USER) continue;
+    const block = w.resBlock[r]!;
+    const text = resultString(w.blocks[at]![block] as ToolResultBlock);
+    if (text === undefined || text.length < minChars || isViewNote(text) || isProtected(w.entries[at]!)) continue;
+    found.push({ at, block, text });
   }
   const cut = Math.max(0, found.length - keepRecent);
   const edits: Array<{ at: number; block: number; note: string }> = [];
