@@ -4,12 +4,12 @@
  * spill files (when enabled), API-error debris, old denials and interrupt residue pruned, the chain
  * relinked. Rows are never rewritten, so a later resume may apply another policy.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '@anthropic-ai/claude-agent-sdk';
-import { RunLayout, writeFileAtomic } from '../state/index.js';
+import { RunLayout } from '../state/index.js';
 import type { SqliteSessionStore } from './sqlite.js';
 import type { PostgresSessionStore } from './postgres/index.js';
+import { SpillFiles, writeNow } from './spill-files.js';
 import { spillFileName, views, type ExpireOptions, type TrimOptions, type ViewReport } from './views/index.js';
 
 /** The trim view's knobs: the newest `keepRecent` (20) large results stay, a result of `minChars` (2000) or more is large. */
@@ -29,16 +29,16 @@ export interface ViewPolicy {
 export const DEFAULT_VIEW_POLICY: Readonly<ViewPolicy> = Object.freeze({ trim: false, ephemeral: true, keepDenials: 1 });
 
 /**
- * Where trimmed results go: `<dir>/<sha16>.txt`, `dir` = `RunLayout.viewSpill` (`<workspace>/.flower/spill`,
- * inside the workspace, so Read reaches it). Returns the path relative to the workspace.
+ * Where trimmed results go, written at once: `<dir>/<sha16>.txt`, `dir` = `RunLayout.viewSpill`
+ * (`<workspace>/.flower/spill`, inside the workspace, so Read reaches it). Returns the path relative to the
+ * workspace. ViewedStore writes its files off the load's path instead (spill-files.ts).
  */
 export function spillWriter(workspace: string, dir = RunLayout.of({ workspace }).viewSpill): (text: string) => string {
   return (text: string) => {
     const abs = path.join(dir, spillFileName(text));
-    const rel = path.relative(workspace, abs);
     // a spill copy is made again from sessions.db on every resume, so it needs no fsync (bench: ~0.5 s on 373 files)
-    if (!fs.existsSync(abs)) writeFileAtomic(abs, text, 0o600, { fsync: false });
-    return rel;
+    writeNow(abs, text);
+    return path.relative(workspace, abs);
   };
 }
 
@@ -49,12 +49,16 @@ export class ViewedStore implements SessionStore {
   /** what the last load() changed, for `trimReport` */
   lastReport: ViewReport | undefined;
 
+  private readonly spills: SpillFiles;
+
   constructor(
     readonly inner: SqliteSessionStore | PostgresSessionStore,
     readonly workspace: string,
     readonly policy: ViewPolicy = DEFAULT_VIEW_POLICY,
     readonly spillDir: string = RunLayout.of({ workspace }).viewSpill,
-  ) {}
+  ) {
+    this.spills = new SpillFiles(workspace, spillDir);
+  }
 
   append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
     return this.inner.append(key, entries);
@@ -63,13 +67,25 @@ export class ViewedStore implements SessionStore {
   async load(key: SessionKey): Promise<SessionStoreEntry[] | null> {
     const raw = await this.inner.load(key);
     if (!raw) return raw;
+    const batch = this.policy.trim ? this.spills.batch() : undefined;
     const { entries, report } = views(raw, {
       expire: knobs(this.policy.ephemeral) ?? false,
-      trim: this.policy.trim ? { ...knobs(this.policy.trim), spill: spillWriter(this.workspace, this.spillDir) } : false,
+      trim: batch ? { ...knobs(this.policy.trim), spill: batch.spill } : false,
       prune: { keepDenials: this.policy.keepDenials },
     });
+    batch?.flush();
     this.lastReport = report;
+    // a subagent's transcript is loaded after listSubkeys, right before the binary starts: wait for its files here
+    if (key.subpath !== undefined) await this.spills.written();
     return entries;
+  }
+
+  /**
+   * Resolves once the file of every result trimmed so far is whole at its name (spill-files.ts); rejects
+   * with the first that could not be written.
+   */
+  spillsWritten(): Promise<void> {
+    return this.spills.written();
   }
 
   listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>> {
@@ -84,8 +100,14 @@ export class ViewedStore implements SessionStore {
     return this.inner.delete(key);
   }
 
-  listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]> {
-    return this.inner.listSubkeys(key);
+  /**
+   * Also the wait for the trimmed results' files. On a resume the SDK calls load(), writes the transcript it
+   * hands the binary, calls this, and spawns the binary only once it has the answer (sdk.mjs 0.3.332, see
+   * docs/sdk-facts.md): waiting here, no tool call of the resumed session can find a file missing.
+   */
+  async listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]> {
+    const [keys] = await Promise.all([this.inner.listSubkeys(key), this.spills.written()]);
+    return keys;
   }
 
   hasSession(sessionId: string, projectKey?: string): Promise<boolean> {

@@ -108,7 +108,10 @@ test("ephemeral's keepRecent and maxChars, trim's keepRecent and minChars: what 
   assert.match(resultText(wide!, 'toolu_big1'), /^\[stale\] result of `cat big\.txt`/);
   const big = await store({ trim: { keepRecent: 0, minChars: 100_000 }, ephemeral: false, keepDenials: 1 }).load(key);
   assert.doesNotMatch(resultText(big!, 'toolu_big1'), /^\[archived/, 'nothing is that large');
-  const small = await store({ trim: { keepRecent: 0 }, ephemeral: false, keepDenials: 1 }).load(key);
+  const trimming = store({ trim: { keepRecent: 0 }, ephemeral: false, keepDenials: 1 });
+  const small = await trimming.load(key);
   assert.match(resultText(small!, 'toolu_big1'), /^\[archived 4679 chars; full text at \.flower\/spill\//);
+  // the files are written off the load's path; the SDK's listSubkeys waits for them before the spawn
+  await trimming.spillsWritten();
   assert.equal(fs.readdirSync(spillDir).length >= 1, true);
 });
