@@ -83,14 +83,14 @@ export class SpillFiles {
     return this.freeBytes(this.dir);
   }
 
-  /** The queued files that do not exist yet, each to a temp name and renamed into place. */
+  /**
+   * The queued files that do not exist yet, each to a temp name and renamed into place, one after the
+   * other: all at once they filled the pool's four threads ahead of the SDK's own transcript writes and
+   * contended for the folder, costing more CPU than writing them in turn (bench/views.ts, "to the spawn").
+   */
   private async write(files: ReadonlyMap<string, string>): Promise<void> {
     const present = new Set(await fs.promises.readdir(this.dir));
-    const writes: Array<Promise<void>> = [];
-    for (const [name, text] of files) if (!present.has(name)) writes.push(writeOne(path.join(this.dir, name), text));
-    const results = await Promise.allSettled(writes);
-    const bad = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (bad) throw bad.reason;
+    for (const [name, text] of files) if (!present.has(name)) await writeOne(path.join(this.dir, name), text);
   }
 }
 
