@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { resolveEnv, storeSetting } from '../config/index.js';
 import {
   addTasks,
@@ -26,6 +25,7 @@ import {
 } from '../fleet/index.js';
 import { CliExit, EXIT, type CliIO } from './io.js';
 import type { GlobalOptions } from './globals.js';
+import { flowerBin } from './self.js';
 import { sanitize } from './term.js';
 
 const one = (v: unknown): string => sanitize(String(v ?? ''), { keepColour: false }).replace(/[\r\n]+/g, ' ');
@@ -91,8 +91,6 @@ export interface WorkOptions {
   poll?: number;
   timeout?: number;
 }
-
-const flowerBin = (): string => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'flower.js');
 
 export async function fleetWork(o: WorkOptions, g: GlobalOptions, io: CliIO): Promise<number> {
   const { url, env } = storeUrl(io);

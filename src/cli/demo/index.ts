@@ -6,13 +6,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { detectLang } from '../../config/index.js';
 import { startSim } from '../../sim/index.js';
 import { RunLayout } from '../../state/index.js';
 import { go, type GoOptions } from '../go.js';
 import { EXIT, type CliIO } from '../io.js';
 import type { GlobalOptions } from '../globals.js';
+import { flowerBin } from '../self.js';
 import { hangingLines } from '../screen/wrap.js';
 import { wrapWidth } from '../term.js';
 import { firstRun, wakeRun } from './scenario.js';
@@ -68,7 +68,7 @@ const sh = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replac
  * and a relative entry reaches nothing from another folder.
  */
 export function selfCommand(env: Record<string, string | undefined>): string {
-  const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'flower.js');
+  const bin = flowerBin();
   const real = (p: string): string | null => {
     try {
       return fs.realpathSync(p);

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// The command's start as a few files (run after `tsc`, by `npm run build` and `prepare`): esbuild joins
+// dist/cli/index.js and every flower module it reaches into dist/bundle/, one file for what every command
+// loads and one chunk per group of lazily imported modules (each `import()` stays lazy). Packages stay
+// outside (the SDK, commander, better-sqlite3, …: they load from node_modules as before). Why: Node 20
+// resolves, reads and links each ES module on its own, and `flower once` loads ~145 of flower's; as ~20
+// files its start needs ~10 % fewer instructions and, on a loaded machine, ~30 % less wall time before
+// it spawns `claude` (docs/architecture.md, "The start"). bin/flower.js loads dist/bundle/ only when it is
+// newer than dist/cli/index.js, so a `tsc` run alone falls back to dist/cli/ and never runs stale code.
+//
+// Two packages go inside, the ones the commands a person types to look load statically: valibot (only the
+// functions the saved formats use: `flower status` ~35M instructions fewer than loading all of it) and
+// commander (CommonJS: imported from ES modules it costs Node a parse of its exports; `flower --help` ~35M
+// fewer). Every other package stays outside (the SDK above all: it must be the installed one), as do
+// those loaded with createRequire at first use (better-sqlite3, pg, yaml, string-width, …).
+//
+// Every file lands in dist/bundle/ itself, two levels below the package root like dist/cli/: the modules
+// that find package.json or bin/flower.js from import.meta.url (src/cli/program.ts, src/cli/self.ts,
+// src/runtime/floor.ts) find the same files from either. dist/bundle/inputs.json says which of dist/'s
+// modules each file holds (test/cli/start-modules.test.ts and bench/modules.ts name modules with it).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const INSIDE = ['valibot', 'commander'];
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const outside = Object.keys(pkg.dependencies).filter((d) => !INSIDE.includes(d));
+const out = path.join(root, 'dist', 'bundle');
+const entry = path.join(root, 'dist', 'cli', 'index.js');
+if (!fs.existsSync(entry)) {
+  process.stderr.write('x dist/cli/index.js is missing: run tsc first (npm run build does both)\n');
+  process.exit(1);
+}
+fs.rmSync(out, { recursive: true, force: true });
+const result = await build({
+  entryPoints: { cli: entry },
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: outside.flatMap((d) => [d, `${d}/*`]),
+  // commander's own require('node:events') and the like, in an ES module
+  banner: { js: "import { createRequire as __flowerRequire } from 'node:module'; const require = __flowerRequire(import.meta.url);" },
+  chunkNames: '[name]-[hash]',
+  metafile: true,
+  logLevel: 'warning',
+});
+// chunk → the dist/ modules in it, paths relative to the package root
+const inputs = {};
+for (const [file, o] of Object.entries(result.metafile.outputs)) {
+  inputs[path.basename(file)] = Object.keys(o.inputs).map((i) => path.relative(root, path.resolve(root, i)));
+}
+fs.writeFileSync(path.join(out, 'inputs.json'), `${JSON.stringify(inputs, null, 1)}\n`);
