@@ -46,8 +46,29 @@ process.stdout.write(JSON.stringify({ wall: performance.now() - t0, cpu: (c.user
 export interface Traced {
   /** ES module URLs and CommonJS paths, in load order, the bin itself left out */
   modules: string[];
-  /** package name (or `flower` for this repository's dist/, `node` for built-ins) → modules loaded */
+  /** package name (or `flower` for this repository's dist/, `node` for built-ins) → modules loaded (a file of dist/bundle/ counts as the modules it holds) */
   packages: Map<string, number>;
+}
+
+const bundles = new Map<string, Record<string, string[]> | null>();
+/**
+ * The modules one file of dist/bundle/ holds (scripts/bundle.mjs lists them in dist/bundle/inputs.json),
+ * as absolute paths; null for any other module. So what a command loaded can still be named module by
+ * module when the bin runs the bundle (also test/cli/start-modules).
+ */
+export function bundledIn(m: string, root = ROOT): string[] | null {
+  const p = m.startsWith('file:') ? fileURLToPath(m) : m;
+  const dir = path.join(root, 'dist', 'bundle');
+  if (path.dirname(p) !== dir) return null;
+  if (!bundles.has(dir)) {
+    try {
+      bundles.set(dir, JSON.parse(fs.readFileSync(path.join(dir, 'inputs.json'), 'utf8')) as Record<string, string[]>);
+    } catch {
+      bundles.set(dir, null);
+    }
+  }
+  const inputs = bundles.get(dir)?.[path.basename(p)];
+  return inputs ? inputs.map((i) => path.resolve(root, i)) : null;
 }
 
 /** The package a module belongs to: `zod`, `@anthropic-ai/claude-agent-sdk`, `flower` (dist/), `node`. */
@@ -56,7 +77,7 @@ export function packageOf(m: string): string {
   const p = m.startsWith('file:') ? fileURLToPath(m) : m;
   const nm = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(p);
   if (nm) return nm[1]!;
-  return p.startsWith(path.join(ROOT, 'dist') + path.sep) ? 'flower' : path.relative(ROOT, p);
+  return /[\\/]dist[\\/]/.test(p) ? 'flower' : path.relative(ROOT, p);
 }
 
 let scratch: string | undefined;
@@ -109,7 +130,8 @@ export async function trace(args: readonly string[], o: { cwd: string; env: Node
   }
   fs.rmSync(list, { force: true });
   const packages = new Map<string, number>();
-  for (const m of modules) packages.set(packageOf(m), (packages.get(packageOf(m)) ?? 0) + 1);
+  for (const m of modules)
+    for (const one of bundledIn(m, path.resolve(path.dirname(bin), '..')) ?? [m]) packages.set(packageOf(one), (packages.get(packageOf(one)) ?? 0) + 1);
   return { modules, packages };
 }
 

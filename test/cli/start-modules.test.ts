@@ -20,7 +20,7 @@ import { once } from 'node:events';
 import { pathToFileURL } from 'node:url';
 import { startSim } from '../../src/sim/index.js';
 import { projectKeyFor, SqliteSessionStore } from '../../src/store/index.js';
-import { HOOKS, REGISTER } from '../../bench/modules.js';
+import { bundledIn, HOOKS, REGISTER } from '../../bench/modules.js';
 import { BIN, ROOT } from '../helpers/e2e.js';
 
 interface LoadedOptions {
@@ -67,10 +67,10 @@ async function loaded(args: string[], o: LoadedOptions = {}): Promise<{ code: nu
   return { code, modules };
 }
 
-/** The packages and flower modules a list names, as `pkg` or `dist/<path>`. */
+/** The packages and flower modules a list names, as `pkg` or `dist/<path>` (a file of dist/bundle/ names the modules it holds). */
 function names(modules: readonly string[]): Set<string> {
   const out = new Set<string>();
-  for (const m of modules) {
+  for (const m of modules.flatMap((one) => bundledIn(one, ROOT) ?? [one])) {
     const p = m.startsWith('file:') ? decodeURIComponent(new URL(m).pathname) : m;
     const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(p);
     if (nm) out.add(nm[1]!);
@@ -96,8 +96,19 @@ const NEVER_TO_LOOK = [
 ];
 const WIDTH_TABLES = ['string-width', 'wrap-ansi', 'get-east-asian-width'];
 
-test('--version and --help load commander and the usage texts, no schemas, store or SDK', async () => {
-  for (const args of [['--version'], ['--help'], ['status', '--help']]) {
+test('--version alone loads nothing but the bin (package.json is read as a file)', async () => {
+  for (const args of [['--version'], ['-V']]) {
+    const { modules } = await loaded(args);
+    assert.deepEqual(
+      modules.filter((m) => m !== pathToFileURL(BIN).href),
+      [],
+      `flower ${args.join(' ')} loaded more than the bin`,
+    );
+  }
+});
+
+test('--help (and --version with more on the line) load commander and the usage texts, no schemas, store or SDK', async () => {
+  for (const args of [['--help'], ['status', '--help'], ['--version', '--json']]) {
     const got = names((await loaded(args)).modules);
     assert.ok(got.has('commander') && got.has('dist/cli/usage.js'), `flower ${args.join(' ')} loaded the CLI (${[...got].join(', ')})`);
     for (const m of [
@@ -155,5 +166,40 @@ test('once loads the SDK and the Runtime, not zod (its tool schemas load with a 
       assert.ok(!got.has(m), `flower once loaded ${m}`);
   } finally {
     await sim.close();
+  }
+});
+
+test('the bin runs dist/bundle/ when it was built after dist/cli/, else dist/cli/ (a tsc run alone never runs a stale bundle)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-bin-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'bin'));
+    fs.copyFileSync(BIN, path.join(dir, 'bin', 'flower.js'));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module', version: '9.8.7' }));
+    const fake = (rel: string, says: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), `export async function main(argv, io) { io.stdout.write('${says} ' + argv.join(' ')); return 3; }\n`);
+    };
+    fake('dist/cli/index.js', 'cli');
+    const run = async (...args: string[]) => {
+      const child = spawn(process.execPath, [path.join(dir, 'bin', 'flower.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+      const [code] = (await once(child, 'close')) as [number | null];
+      return `${out.trim()} (exit ${code})`;
+    };
+    const at = (rel: string, s: number) => fs.utimesSync(path.join(dir, rel), s, s);
+    assert.equal(await run('status'), 'cli status (exit 3)', 'no bundle: dist/cli/');
+    fake('dist/bundle/cli.js', 'bundle');
+    at('dist/cli/index.js', 1_000_000);
+    at('dist/bundle/cli.js', 1_000_010);
+    assert.equal(await run('status', '--json'), 'bundle status --json (exit 3)', 'built after the compile: the bundle');
+    at('dist/bundle/cli.js', 1_000_000);
+    assert.equal(await run('log'), 'bundle log (exit 3)', 'the same time (npm pack stamps every file alike): the bundle');
+    at('dist/cli/index.js', 1_000_020);
+    assert.equal(await run('log'), 'cli log (exit 3)', 'compiled after the bundle: dist/cli/');
+    assert.equal(await run('--version'), '9.8.7 (exit 0)', "--version alone is package.json's, neither is loaded");
+    assert.equal(await run('-V', 'x'), 'cli -V x (exit 3)', 'more on the line: the CLI');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
