@@ -19,6 +19,8 @@ process.stderr.on('error', (e) => {
 });
 
 const argv = process.argv.slice(2);
+// the line scripts/bundle.mjs ends dist/cli/index.js with (the same text there)
+const BUILT = '// dist/bundle/ was built from this compile (scripts/bundle.mjs)\n';
 
 // `flower --version` alone is package.json's version, printed before anything else loads: building the
 // command line (commander, every command's flags, the usage texts) cost twice node's own start for it
@@ -31,17 +33,17 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 }
 
 /**
- * dist/bundle/ (scripts/bundle.mjs: the CLI's modules joined into a few files, which start faster) when
- * it was built after the last compile, else dist/cli/: a `tsc` run alone rewrites every file of dist/cli/,
- * so a bundle older than dist/cli/index.js is stale and is not run.
+ * dist/bundle/ (scripts/bundle.mjs: the CLI's modules joined into a few files, which start faster) when it
+ * was built from the compile in dist/cli/, else dist/cli/. The bundle script ends dist/cli/index.js with
+ * BUILT; a `tsc` run alone rewrites that file without it, so a stale bundle is never run. (Not file times:
+ * npm stamps an installed package's files as it unpacks them, in no set order.)
  */
 function entry() {
   const cli = new URL('../dist/cli/index.js', import.meta.url);
-  const bundle = new URL('../dist/bundle/cli.js', import.meta.url);
   try {
-    if (fs.statSync(bundle).mtimeMs >= fs.statSync(cli).mtimeMs) return bundle.href;
+    if (fs.readFileSync(cli, 'utf8').endsWith(BUILT)) return new URL('../dist/bundle/cli.js', import.meta.url).href;
   } catch {
-    /* no bundle (a checkout built with tsc only) */
+    /* not built: importing dist/cli/ says so */
   }
   return cli.href;
 }

@@ -5,8 +5,9 @@
 // outside (the SDK, commander, better-sqlite3, …: they load from node_modules as before). Why: Node 20
 // resolves, reads and links each ES module on its own, and `flower once` loads ~145 of flower's; as ~20
 // files its start needs ~10 % fewer instructions and, on a loaded machine, ~30 % less wall time before
-// it spawns `claude` (docs/architecture.md, "The start"). bin/flower.js loads dist/bundle/ only when it is
-// newer than dist/cli/index.js, so a `tsc` run alone falls back to dist/cli/ and never runs stale code.
+// it spawns `claude` (README.md, "The start as a few files"). Once the bundle is written, this script ends
+// dist/cli/index.js with BUILT, and bin/flower.js runs dist/bundle/ only when that line is there: a `tsc`
+// run alone rewrites the file without it, so the bin falls back to dist/cli/ and never runs stale code.
 //
 // Two packages go inside, the ones the commands a person types to look load statically: valibot (only the
 // functions the saved formats use: `flower status` ~35M instructions fewer than loading all of it) and
@@ -34,6 +35,12 @@ if (!fs.existsSync(entry)) {
   process.stderr.write('x dist/cli/index.js is missing: run tsc first (npm run build does both)\n');
   process.exit(1);
 }
+// bin/flower.js has the same text
+const BUILT = '// dist/bundle/ was built from this compile (scripts/bundle.mjs)\n';
+const compiled = fs.readFileSync(entry, 'utf8');
+const plain = compiled.endsWith(BUILT) ? compiled.slice(0, -BUILT.length) : compiled;
+// no line while there is no whole bundle (a failed build leaves the bin on dist/cli/)
+if (plain !== compiled) fs.writeFileSync(entry, plain);
 fs.rmSync(out, { recursive: true, force: true });
 const result = await build({
   entryPoints: { cli: entry },
@@ -56,3 +63,4 @@ for (const [file, o] of Object.entries(result.metafile.outputs)) {
   inputs[path.basename(file)] = Object.keys(o.inputs).map((i) => path.relative(root, path.resolve(root, i)));
 }
 fs.writeFileSync(path.join(out, 'inputs.json'), `${JSON.stringify(inputs, null, 1)}\n`);
+fs.writeFileSync(entry, plain + (plain.endsWith('\n') ? '' : '\n') + BUILT);

@@ -169,17 +169,16 @@ test('once loads the SDK and the Runtime, not zod (its tool schemas load with a 
   }
 });
 
-test('the bin runs dist/bundle/ when it was built after dist/cli/, else dist/cli/ (a tsc run alone never runs a stale bundle)', async () => {
+test('the bin runs dist/bundle/ when the bundle script marked dist/cli/ as its source, else dist/cli/ (a tsc run alone never runs a stale bundle)', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-bin-'));
   try {
     fs.mkdirSync(path.join(dir, 'bin'));
     fs.copyFileSync(BIN, path.join(dir, 'bin', 'flower.js'));
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module', version: '9.8.7' }));
-    const fake = (rel: string, says: string) => {
+    const fake = (rel: string, says: string, tail = '') => {
       fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-      fs.writeFileSync(path.join(dir, rel), `export async function main(argv, io) { io.stdout.write('${says} ' + argv.join(' ')); return 3; }\n`);
+      fs.writeFileSync(path.join(dir, rel), `export async function main(argv, io) { io.stdout.write('${says} ' + argv.join(' ')); return 3; }\n${tail}`);
     };
-    fake('dist/cli/index.js', 'cli');
     const run = async (...args: string[]) => {
       const child = spawn(process.execPath, [path.join(dir, 'bin', 'flower.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
@@ -187,16 +186,20 @@ test('the bin runs dist/bundle/ when it was built after dist/cli/, else dist/cli
       const [code] = (await once(child, 'close')) as [number | null];
       return `${out.trim()} (exit ${code})`;
     };
-    const at = (rel: string, s: number) => fs.utimesSync(path.join(dir, rel), s, s);
+    fake('dist/cli/index.js', 'cli');
     assert.equal(await run('status'), 'cli status (exit 3)', 'no bundle: dist/cli/');
+    // what scripts/bundle.mjs leaves: the bundle, and its line at the end of dist/cli/index.js
     fake('dist/bundle/cli.js', 'bundle');
-    at('dist/cli/index.js', 1_000_000);
-    at('dist/bundle/cli.js', 1_000_010);
-    assert.equal(await run('status', '--json'), 'bundle status --json (exit 3)', 'built after the compile: the bundle');
-    at('dist/bundle/cli.js', 1_000_000);
-    assert.equal(await run('log'), 'bundle log (exit 3)', 'the same time (npm pack stamps every file alike): the bundle');
-    at('dist/cli/index.js', 1_000_020);
-    assert.equal(await run('log'), 'cli log (exit 3)', 'compiled after the bundle: dist/cli/');
+    const built = /^const BUILT = '(.*)\\n';$/m.exec(fs.readFileSync(BIN, 'utf8'))?.[1];
+    assert.ok(built, 'bin/flower.js names the line');
+    assert.ok(fs.readFileSync(path.join(ROOT, 'scripts', 'bundle.mjs'), 'utf8').includes(`'${built}\\n'`), 'scripts/bundle.mjs writes the same line');
+    fake('dist/cli/index.js', 'cli', `${built}\n`);
+    assert.equal(await run('status', '--json'), 'bundle status --json (exit 3)', 'bundled from this compile: the bundle');
+    // file times do not count: npm stamps an installed package's files as it unpacks them
+    fs.utimesSync(path.join(dir, 'dist', 'bundle', 'cli.js'), 1_000_000, 1_000_000);
+    assert.equal(await run('log'), 'bundle log (exit 3)', 'an older bundle file of the same build: the bundle');
+    fake('dist/cli/index.js', 'cli');
+    assert.equal(await run('log'), 'cli log (exit 3)', 'compiled again (tsc writes the file without the line): dist/cli/');
     assert.equal(await run('--version'), '9.8.7 (exit 0)', "--version alone is package.json's, neither is loaded");
     assert.equal(await run('-V', 'x'), 'cli -V x (exit 3)', 'more on the line: the CLI');
   } finally {
