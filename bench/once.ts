@@ -29,7 +29,10 @@ const RUN_TIMEOUT_MS = 90_000;
 const PROMPT = 'Echo the numbers 1 to 19, one Bash call each, then say done.';
 export const FINAL = 'done: echoed 1 to 19';
 
-export type Variant = 'bare' | 'bare+floor' | 'runtime' | 'cli';
+export type Variant = 'bare' | 'bare+floor' | 'runtime' | 'cli' | 'cli-before';
+// FLOWER_BEFORE=<another checkout, built>: its `flower once` runs in the same rounds too, so a change to the
+// CLI's start is measured paired (before vs after, the same sim, the same load)
+const BEFORE = process.env.FLOWER_BEFORE ? path.resolve(process.env.FLOWER_BEFORE, 'bin', 'flower.js') : undefined;
 
 export interface OnceBenchOptions {
   runs?: number;
@@ -134,8 +137,8 @@ async function inProcess(d: RunDirs, url: string, mod: FlowerModule = { AgentSpe
   }
 }
 
-async function cli(d: RunDirs, url: string): Promise<string> {
-  const child = spawn(process.execPath, [BIN, 'once', PROMPT, '-t', 'Bash', '-w', d.ws, '-r', d.runs], {
+async function cli(d: RunDirs, url: string, bin = BIN): Promise<string> {
+  const child = spawn(process.execPath, [bin, 'once', PROMPT, '-t', 'Bash', '-w', d.ws, '-r', d.runs], {
     cwd: d.root,
     env: { ...baseEnv(d, url), ...FLOWER_ENV },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -154,7 +157,8 @@ export const RUNNERS: Record<Variant, (d: RunDirs, url: string) => Promise<strin
   bare: (d, u) => bare(d, u, false),
   'bare+floor': (d, u) => bare(d, u, true),
   runtime: (d, u) => inProcess(d, u),
-  cli,
+  cli: (d, u) => cli(d, u),
+  'cli-before': (d, u) => cli(d, u, BEFORE),
 };
 
 /** Wall ms, and this process's CPU ms (user + system) over the run: the sim's share is the same for every variant. */
@@ -185,7 +189,7 @@ export async function main(o: OnceBenchOptions = {}): Promise<BenchRow[]> {
   const log = o.log ?? console.log;
   if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first (bin/flower.js loads dist/)');
   const sim = await startSim({ port: 0, onUnexpected: 'error' });
-  const variants: Variant[] = ['bare+floor', 'runtime', 'cli', 'bare'];
+  const variants: Variant[] = ['bare+floor', 'runtime', 'cli', 'bare', ...(BEFORE ? (['cli-before'] as const) : [])];
   const times = Object.fromEntries(variants.map((v) => [v, [] as number[]])) as Record<Variant, number[]>;
   const cpu = Object.fromEntries(variants.map((v) => [v, [] as number[]])) as Record<Variant, number[]>;
   try {
@@ -221,6 +225,10 @@ export async function main(o: OnceBenchOptions = {}): Promise<BenchRow[]> {
   line('Runtime.run() in-proc', 'runtime', 'bare+floor');
   line('flower once (process)', 'cli', 'bare+floor');
   line('  … vs in-process', 'cli', 'runtime');
+  if (BEFORE) {
+    line(`before (${process.env.FLOWER_BEFORE})`, 'cli-before', 'runtime');
+    line('  after vs before', 'cli', 'cli-before');
+  }
   line('bare query(), no floor', 'bare');
   log(
     `the floor's price: bare+floor vs bare ${fmtRatio(paired('bare+floor', 'bare'))}, ${((m('bare+floor') - m('bare')) / (CALLS - 1)).toFixed(1)} ms per command`,
