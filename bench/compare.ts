@@ -54,11 +54,12 @@ export function compareReports(before: BenchReport, after: BenchReport, threshol
   const now = new Set(after.rows.map(keyOf));
   const out: RowChange[] = after.rows.map((b) => {
     const a = old.get(keyOf(b));
-    if (!a) return { name: b.name, metric: null, before: null, after: metricOf(b)?.value ?? null, change_pct: null, verdict: 'new' };
+    if (!a) return { name: b.name, metric: metricOf(b)?.metric ?? null, before: null, after: metricOf(b)?.value ?? null, change_pct: null, verdict: 'new' };
     return changeOf(b.name, a, b, threshold);
   });
   for (const a of before.rows)
-    if (!now.has(keyOf(a))) out.push({ name: a.name, metric: null, before: metricOf(a)?.value ?? null, after: null, change_pct: null, verdict: 'gone' });
+    if (!now.has(keyOf(a)))
+      out.push({ name: a.name, metric: metricOf(a)?.metric ?? null, before: metricOf(a)?.value ?? null, after: null, change_pct: null, verdict: 'gone' });
   return out;
 }
 

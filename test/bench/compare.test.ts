@@ -80,6 +80,13 @@ test('compare: rows in the order of the later run, new ones marked, gone ones la
   );
 });
 
+test('compare: a new or gone row is shown in its own unit, as the others are', () => {
+  const got = compareReports(report(row('gone', { ratio: null, unit: 'per_s', flower: 30_337.4 })), report(row('new', { ratio: 1.9098124161022494 })));
+  const table = renderComparison(got);
+  assert.match(table, /^new +— +1\.91x +— +new$/m);
+  assert.match(table, /^gone +30337\/s +— +— +gone$/m);
+});
+
 test('compare: rows match on their key, so a reworded measure still compares; without a key the name stands in', () => {
   const before = report(row('20-call session, Runtime.run()', { key: 'once.runtime', ratio: 1.2 }), row('store append', { ratio: 1 }));
   const after = report(
