@@ -50,18 +50,34 @@ export interface BareFloor {
 }
 
 /**
- * A bare run's floor, as flower builds it for an ad-hoc writing role (floor 'workspace', no workbench,
- * no `--allow-write`/`--pass-env`/`--deny-read`). `net` defaults to flower's default, 'on'.
+ * What flower's session adds to its sandbox beyond the ad-hoc role's floor: the step's handoff record is
+ * protected (every step), and a Runtime with a workbench writes it and protects its records. A bare
+ * baseline given the same shape gets the same sandbox flower hands the binary, entry for entry.
  */
-export function bareFloor(d: FloorDirs, base: Record<string, string>, mode: FloorMode, net: NetPolicy = 'on'): BareFloor {
+export interface FloorShape {
+  /** the step's name (Runtime.run's stepName, else the spec's name): its handoff file is protected */
+  step?: string;
+  /** the Runtime has `workbench: true` (its root is the layout's root) */
+  workbench?: boolean;
+}
+
+/**
+ * A bare run's floor, as flower builds it for a writing role (floor 'workspace', no
+ * `--allow-write`/`--pass-env`/`--deny-read`), of the given shape. `net` defaults to flower's default, 'on'.
+ */
+export function bareFloor(d: FloorDirs, base: Record<string, string>, mode: FloorMode, net: NetPolicy = 'on', shape: FloorShape = {}): BareFloor {
   const env: Record<string, string> = { ...base, CLAUDE_CONFIG_DIR: d.configDir ?? path.join(d.home, '.claude'), TMPDIR: d.tmp };
   fs.mkdirSync(env.CLAUDE_CONFIG_DIR!, { recursive: true });
   fs.mkdirSync(d.tmp, { recursive: true });
   if (mode === 'none') return { env, options: {}, sandbox: undefined };
   if (mode === 'scrub') env.CLAUDE_CODE_SUBPROCESS_ENV_SCRUB = '1';
+  const layout = RunLayout.of({ cwd: d.ws, workspace: d.ws, runDir: d.runs });
+  // runtime/context.ts: `workbench: true` is a Workbench at the layout's root
+  const workbench = shape.workbench ? layout.root : undefined;
   const floor = new Floor({
-    layout: RunLayout.of({ cwd: d.ws, workspace: d.ws, runDir: d.runs }),
+    layout,
     resolved: resolveEnv(env, d.ws),
+    workbench,
     tmpDir: d.tmp,
     configDir: env.CLAUDE_CONFIG_DIR!,
     allowWrite: [],
@@ -73,7 +89,9 @@ export function bareFloor(d: FloorDirs, base: Record<string, string>, mode: Floo
   });
   env.CLAUDE_ENV_FILE = floor.scrubFile;
   if (floor.gitConfig) env.GIT_CONFIG_GLOBAL = floor.gitConfig;
-  const sandbox = mode === 'sandbox' ? floor.sandbox({ floor: 'workspace', net, nested: false }) : undefined;
+  // runtime/assemble.ts: the same call, with the step's handoff file
+  const handoff = shape.step === undefined ? undefined : (workbench ? layout.withWorkbench(workbench) : layout).handoff(shape.step);
+  const sandbox = mode === 'sandbox' ? floor.sandbox({ floor: 'workspace', net, nested: false, workbench, handoff }) : undefined;
   return { env, options: { settings: floor.settings(), ...(sandbox ? { sandbox } : {}) }, sandbox };
 }
 

@@ -26,6 +26,8 @@ const GOAL = 1.1;
 const RUN_TIMEOUT_MS = 300_000;
 const PROMPT = 'Look around the project: one tool call per turn as scripted, then say done.';
 export const FINAL = 'done looking';
+/** flower's step name; the bare runs' floor protects the same handoff file */
+const STEP = 'look';
 
 export type Variant = 'bare' | 'bare+sandbox' | 'bare+scrub' | 'flower' | 'flower-nosb' | 'bare+hooks';
 
@@ -94,7 +96,7 @@ const noopHooks: Partial<Record<HookEvent, HookCallbackMatcher[]>> = {
 async function bare(d: RunDirs, url: string, o: { sandbox?: boolean; hooks?: boolean; scrub?: boolean } = {}): Promise<string> {
   const abortController = new AbortController();
   // the same floor flower builds (bench/floor.ts over runtime/floor.ts): like for like, the guards' cost is what remains
-  const { env, options: floor } = bareFloor(d, baseEnv(d, url), o.sandbox ? 'sandbox' : o.scrub ? 'scrub' : 'none');
+  const { env, options: floor } = bareFloor(d, baseEnv(d, url), o.sandbox ? 'sandbox' : o.scrub ? 'scrub' : 'none', 'on', { step: STEP, workbench: true });
   const run = async () => {
     let final = '';
     for await (const m of query({
@@ -128,7 +130,7 @@ export async function flower(d: RunDirs, url: string, sandbox: boolean, mod: Flo
     ...(sandbox ? {} : { sandbox: false as const }),
   });
   try {
-    const r = await withTimeout('Runtime.run()', rt.run(spec, PROMPT, { stepName: 'look' }), () => rt.close());
+    const r = await withTimeout('Runtime.run()', rt.run(spec, PROMPT, { stepName: STEP }), () => rt.close());
     return r.ok ? r.text : `error: ${r.error ?? 'unknown'}`;
   } finally {
     rt.close();

@@ -28,6 +28,8 @@ const CLI_GOAL = 1.1;
 const RUN_TIMEOUT_MS = 90_000;
 const PROMPT = 'Echo the numbers 1 to 19, one Bash call each, then say done.';
 export const FINAL = 'done: echoed 1 to 19';
+/** flower's step name; the bare runs' floor protects the same handoff file */
+const STEP = 'ad-hoc';
 
 export type Variant = 'bare' | 'bare+floor' | 'runtime' | 'cli' | 'cli-before';
 // FLOWER_BEFORE=<another checkout, built>: its `flower once` runs in the same rounds too, so a change to the
@@ -92,7 +94,7 @@ function withTimeout<T>(what: string, p: Promise<T>, onTimeout: () => void): Pro
 /** The bare run (`extra`: a part of what flower adds, for bench/phases.ts to price one part at a time). */
 export async function bare(d: RunDirs, url: string, floor: boolean, extra: (env: Record<string, string>) => Partial<Options> = () => ({})): Promise<string> {
   const abortController = new AbortController();
-  const { env, options } = bareFloor(d, baseEnv(d, url), floor ? 'sandbox' : 'none');
+  const { env, options } = bareFloor(d, baseEnv(d, url), floor ? 'sandbox' : 'none', 'on', { step: STEP });
   const run = async () => {
     let final = '';
     for await (const m of query({
@@ -130,7 +132,7 @@ async function inProcess(d: RunDirs, url: string, mod: FlowerModule = { AgentSpe
     onWarning: (m) => process.stderr.write(`! ${m}\n`),
   });
   try {
-    const r = await withTimeout('Runtime.run()', rt.run(spec, PROMPT, { stepName: 'ad-hoc' }), () => rt.close());
+    const r = await withTimeout('Runtime.run()', rt.run(spec, PROMPT, { stepName: STEP }), () => rt.close());
     return r.ok ? r.text : `error: ${r.error ?? 'unknown'}`;
   } finally {
     rt.close();

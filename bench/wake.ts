@@ -169,6 +169,9 @@ export async function main(o: WakeBenchOptions = {}): Promise<BenchRow[]> {
           { ws, runs, home, tmp, configDir: configDir() },
           baseEnv(home, sim.url),
           sandboxed ? 'sandbox' : 'none',
+          'on',
+          // flower's step is named after its spec: the same handoff file protected
+          { step: spec.name },
         );
         const store = new SqliteSessionStore(path.join(runs, 'sessions.db'));
         try {
