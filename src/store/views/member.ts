@@ -53,30 +53,30 @@ export class Numbering {
   /** The number of `key`, given the next one if it is new. */
   add(key: string): number {
     const h = hashOf(key);
-    const mask = this.slots.length - 1;
-    let i = h & mask;
-    for (let s = this.slots[i]!; s !== 0; s = this.slots[i]!) {
-      if (this.hashes[s - 1] === h && this.keys[s - 1] === key) return s - 1;
-      i = (i + 1) & mask;
-    }
+    const i = this.probe(key, h);
+    if (this.slots[i] !== 0) return this.slots[i]! - 1;
     const n = this.keys.length;
     this.keys.push(key);
     this.hashes.push(h);
     this.slots[i] = n + 1;
-    if (2 * this.keys.length > mask) this.grow();
+    if (2 * this.keys.length > this.slots.length - 1) this.grow();
     return n;
   }
 
   /** The number of `key`, or -1. */
   find(key: string): number {
-    const h = hashOf(key);
+    return this.slots[this.probe(key, hashOf(key))]! - 1;
+  }
+
+  /** The slot holding `key` (hash `h`), or the empty slot where it would go. */
+  private probe(key: string, h: number): number {
     const mask = this.slots.length - 1;
     let i = h & mask;
     for (let s = this.slots[i]!; s !== 0; s = this.slots[i]!) {
-      if (this.hashes[s - 1] === h && this.keys[s - 1] === key) return s - 1;
+      if (this.hashes[s - 1] === h && this.keys[s - 1] === key) return i;
       i = (i + 1) & mask;
     }
-    return -1;
+    return i;
   }
 
   private grow(): void {
