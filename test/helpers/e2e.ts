@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FlowerStore } from '../../src/runtime/index.js';
+import type { SqliteSessionStore } from '../../src/store/index.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = path.join(ROOT, 'bin', 'flower.js');
@@ -103,4 +105,19 @@ export function readJson<T = unknown>(file: string): T {
 export function transcriptOf(body: unknown): string[] {
   const msgs = ((body as { messages?: { role: string; content: unknown }[] }).messages ?? []).filter((m) => m.role !== 'system');
   return msgs.map((m) => `${m.role}:${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`);
+}
+
+/** A store that passes every call to `inner` except the ones a test replaces (a failing append, a closed pool). */
+export function storeOver(inner: SqliteSessionStore, own: Partial<FlowerStore>): FlowerStore {
+  return {
+    append: (k, e) => inner.append(k, e),
+    load: (k) => inner.load(k),
+    listSessions: (k) => inner.listSessions(k),
+    listSubkeys: (k) => inner.listSubkeys(k),
+    delete: (k) => inner.delete(k),
+    hasSession: (s, k) => inner.hasSession(s, k),
+    lastContext: (s, o) => inner.lastContext(s, o),
+    close: () => inner.close(),
+    ...own,
+  };
 }

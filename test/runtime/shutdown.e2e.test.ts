@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { SessionKey, SessionStoreEntry } from '@anthropic-ai/claude-agent-sdk';
-import { AgentSpec, Runtime, type FlowerStore } from '../../src/runtime/index.js';
+import { AgentSpec, Runtime } from '../../src/runtime/index.js';
 import { SqliteSessionStore } from '../../src/store/index.js';
-import { project, readJson, testEnv } from '../helpers/e2e.js';
+import { project, readJson, storeOver, testEnv } from '../helpers/e2e.js';
 import { useSim } from '../helpers/sim.js';
 
 const sim = useSim();
@@ -33,7 +33,7 @@ test('shutdown while the resumed prompt is at the model: the prompt is in the st
   const kept: SessionStoreEntry[] = [];
   let closed = false;
   let late = 0;
-  const store: FlowerStore = {
+  const store = storeOver(inner, {
     append: async (k: SessionKey, e: SessionStoreEntry[]) => {
       if (closed) {
         late += e.length;
@@ -42,17 +42,11 @@ test('shutdown while the resumed prompt is at the model: the prompt is in the st
       if (k.subpath === undefined) kept.push(...e);
       await inner.append(k, e);
     },
-    load: (k) => inner.load(k),
-    listSessions: (k) => inner.listSessions(k),
-    listSubkeys: (k) => inner.listSubkeys(k),
-    delete: (k) => inner.delete(k),
-    hasSession: (s, k) => inner.hasSession(s, k),
-    lastContext: (s, o) => inner.lastContext(s, o),
     close: () => {
       closed = true;
       inner.close();
     },
-  };
+  });
   const rt = new Runtime({ workspace: p.ws, runDir: p.runs, env: testEnv(p, sim.url), store, onWarning: () => {} });
   sim.reset();
   let dying: Promise<void> = Promise.resolve();

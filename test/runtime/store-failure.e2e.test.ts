@@ -9,10 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { AgentSpec, Runtime, type FlowerStore } from '../../src/runtime/index.js';
+import { AgentSpec, Runtime } from '../../src/runtime/index.js';
 import { SqliteSessionStore } from '../../src/store/index.js';
 import { PgStoreError } from '../../src/store/postgres/index.js';
-import { project, readJson, testEnv } from '../helpers/e2e.js';
+import { project, readJson, storeOver, testEnv } from '../helpers/e2e.js';
 
 let sim: Sim;
 before(async () => {
@@ -26,19 +26,12 @@ test('an append that fails mid-run fails the step with a store failure, never re
   const p = project('store-fail');
   const inner = new SqliteSessionStore(path.join(p.runs, 'other.db'));
   let appends = 0;
-  const store: FlowerStore = {
+  const store = storeOver(inner, {
     append: async () => {
       appends++;
       throw new Error('SQLITE_FULL: database or disk is full');
     },
-    load: (k) => inner.load(k),
-    listSessions: (k) => inner.listSessions(k),
-    listSubkeys: (k) => inner.listSubkeys(k),
-    delete: (k) => inner.delete(k),
-    hasSession: (s, k) => inner.hasSession(s, k),
-    lastContext: (s, o) => inner.lastContext(s, o),
-    close: () => inner.close(),
-  };
+  });
   sim.reset();
   sim.enqueue({ type: 'text', text: 'an answer that never reaches the store' });
   const env = testEnv(p, sim.url);
@@ -65,12 +58,7 @@ test('a PostgreSQL failure thrown inside the step (the retry asks the store for 
   const p = project('store-throw');
   const inner = new SqliteSessionStore(path.join(p.runs, 'other.db'));
   let asked = 0;
-  const store: FlowerStore = {
-    append: (k, e) => inner.append(k, e),
-    load: (k) => inner.load(k),
-    listSessions: (k) => inner.listSessions(k),
-    listSubkeys: (k) => inner.listSubkeys(k),
-    delete: (k) => inner.delete(k),
+  const store = storeOver(inner, {
     // what PostgresSessionStore.hasSession throws when a grant was revoked mid-run (src/store/postgres/errors.ts)
     hasSession: async () => {
       asked++;
@@ -80,9 +68,7 @@ test('a PostgreSQL failure thrown inside the step (the retry asks the store for 
         { host: '127.0.0.1', port: 5432, database: 'flower', user: 'flower' },
       );
     },
-    lastContext: (s, o) => inner.lastContext(s, o),
-    close: () => inner.close(),
-  };
+  });
   sim.reset();
   // a retryable API failure: the loop then asks the store whether the session can be resumed
   sim.enqueue({ type: 'error', status: 500 }, { type: 'text', text: 'never reached' });
