@@ -9,7 +9,9 @@
 //   bare+scrub     — CLAUDE_CODE_SUBPROCESS_ENV_SCRUB=1, the permission rules and the scrub script (what --no-sandbox keeps)
 //   flower-nosb    — the same with --no-sandbox
 //   bare+hooks     — bare plus a no-op Pre and Post hook on every tool: the price of the round trips alone
-// The guards' cost is flower / bare+sandbox and flower-nosb / bare+scrub (same floor on both sides). Goal ≤ 1.1x.
+// The guards' cost is flower / bare+sandbox and flower-nosb / bare+scrub (same floor on both sides). Goal ≤ 1.05x
+// (issue 24: flower's own overhead). One round's pair varies ±8 % on 2 cores (the binary's own CPU for the same
+// 120 turns does), so run.ts takes the median of 5 paired rounds.
 // Run: npm run build && node --import tsx bench/guards.ts [runs=3]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,7 +24,7 @@ import type { FlowerModule } from './once.js';
 import { argInt, fmtMs, fmtRatio, isMain, median, table, timed, type BenchRow } from './measure.js';
 
 export const TURNS = 120;
-const GOAL = 1.1;
+const GOAL = 1.05;
 const RUN_TIMEOUT_MS = 300_000;
 const PROMPT = 'Look around the project: one tool call per turn as scripted, then say done.';
 export const FINAL = 'done looking';

@@ -1,7 +1,7 @@
 // `npm run bench`: the start, store, views, ui, once, floor, pg, guards, wake and fleet benches in sequence, then one summary table, also
 // saved as JSON (bench/report.ts; `--json <file>`, else test-artifacts/bench-<time>.json) for bench/compare.ts.
 // Every ratio is flower against a baseline measured in this same run; nothing here is a test, and a
-// goal not met is reported, never thrown. Expect ~4–5 minutes on 2 cores (the fleet's part ~2 of them).
+// goal not met is reported, never thrown. Expect ~30 minutes on 2 cores (the guards ~12 of them, the fleet ~2).
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['once: 20-call scripted session, flower vs bare SDK query() with the same floor (sandbox on both sides)', () => onceBench({ runs: 11 })],
   ["floor: the floor's price per command, one part at a time (40 quick commands, bare SDK query())", () => floorBench({ runs: 3, commands: 40 })],
   ['pg: PostgreSQL store vs SQLite, append and load (20k entries; skipped without a server)', () => pgBench({ entries: 20_000, runs: 3 })],
-  ['guards: 120-turn scripted session with the workbench, flower vs bare SDK query() (sandbox on and off)', () => guardsBench({ runs: 3 })],
+  ['guards: 120-turn scripted session with the workbench, flower vs bare SDK query() (sandbox on and off)', () => guardsBench({ runs: 5 })],
   ['wake: resume a long session among 200 to its first model call, flower vs bare SDK resume', () => wakeBench({ runs: 9, turns: 300 })],
   // CI-size: 8 tasks (bench/fleet.ts takes the count; docs/fleet.md has a 20-task run)
   ['fleet: 8 trivial tasks, a plain flower loop vs the fleet on 1 and 4 workers (skipped without a server)', () => fleetBench({ tasks: 8, workers: 4 })],
