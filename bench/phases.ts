@@ -52,6 +52,13 @@ const PARTS: Record<string, (env: Record<string, string>, d: once.RunDirs) => Pa
     fs.mkdirSync(d.runs, { recursive: true });
     return { sessionStore: new SqliteSessionStore(`${d.runs}/sessions.db`), sessionStoreFlush: 'eager' };
   },
+  // flower's other flags: ToolSearch pre-approved (guards/allowlist), the permission mode named, auto-compact off
+  '+flags': (env) => {
+    env.DISABLE_AUTO_COMPACT = '1';
+    return { allowedTools: ['Bash', 'ToolSearch'], permissionMode: 'default' };
+  },
+  // every SDK feature flower turns on, on the bare run: `runtime` minus this is flower's own work
+  '+all': (env, d) => ({ ...PARTS['+partials']!(env, d), ...PARTS['+1 pre hook']!(env, d), ...PARTS['+flags']!(env, d), ...PARTS['+store']!(env, d) }),
 };
 
 const partRunners = Object.fromEntries(
