@@ -21,6 +21,8 @@ process.stderr.on('error', (e) => {
 const argv = process.argv.slice(2);
 // the line scripts/bundle.mjs ends dist/cli/index.js with (the same text there)
 const BUILT = '// dist/bundle/ was built from this compile (scripts/bundle.mjs)\n';
+// the commands dist/bundle/look.js runs (scripts/bundle.mjs joins their module, src/cli/status.ts, into it)
+const LOOK = new Set(['status', 'log']);
 
 // `flower --version` alone is package.json's version, printed before anything else loads: building the
 // command line (commander, every command's flags, the usage texts) cost twice node's own start for it
@@ -37,15 +39,24 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
  * was built from the compile in dist/cli/, else dist/cli/. The bundle script ends dist/cli/index.js with
  * BUILT; a `tsc` run alone rewrites that file without it, so a stale bundle is never run. (Not file times:
  * npm stamps an installed package's files as it unpacks them, in no set order.)
+ * A line that starts with `status` or `log` runs dist/bundle/look.js: the same CLI with those two commands'
+ * modules in one file (each ES module file costs Node its own resolve, read and link). Either file runs such
+ * a line alike; the choice is only speed. Their help (which loads none of their modules) stays with cli.js,
+ * as does a line with a global flag before the command (`flower -w x status`).
  */
 function entry() {
   const cli = new URL('../dist/cli/index.js', import.meta.url);
   try {
-    if (fs.readFileSync(cli, 'utf8').endsWith(BUILT)) return new URL('../dist/bundle/cli.js', import.meta.url).href;
+    if (fs.readFileSync(cli, 'utf8').endsWith(BUILT)) return new URL(`../dist/bundle/${looking() ? 'look' : 'cli'}.js`, import.meta.url).href;
   } catch {
     /* not built: importing dist/cli/ says so */
   }
   return cli.href;
+}
+
+/** `flower status …` or `flower log …`, not asking for help: dist/bundle/look.js's lines. */
+function looking() {
+  return LOOK.has(argv[0]) && !argv.includes('--help') && !argv.includes('-h');
 }
 
 async function run() {

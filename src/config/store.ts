@@ -7,9 +7,9 @@
  *   absolute workspace path, so a copied or moved folder starts fresh; the same name on two hosts
  *   continues the same sessions.
  */
-import crypto from 'node:crypto';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
+import { nodeCrypto } from '../state/crypto.js';
 
 export type StoreSetting = { kind: 'files' } | { kind: 'postgres'; url: string; from: '--store' | 'FLOWER_STORE' };
 
@@ -51,6 +51,6 @@ const DIR_NAME_MAX = 64;
 export function projectDirName(name: string): string {
   const clean = `flower-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
   if (clean === `flower-${name}` && clean.length <= DIR_NAME_MAX) return clean;
-  const hash = crypto.createHash('sha256').update(name).digest('hex').slice(0, 10);
+  const hash = nodeCrypto().createHash('sha256').update(name).digest('hex').slice(0, 10);
   return `${clean.slice(0, DIR_NAME_MAX - hash.length - 1)}-${hash}`;
 }

@@ -12,13 +12,13 @@
  * a step's session id, written the moment it exists, lost to the step-start row. A `record` made while
  * a write runs waits for it, then one write takes every row as it stands by then.
  */
-import crypto from 'node:crypto';
 import { FileRunRecords, RunLayout, stamp, type ManifestRow, type ReadOptions, type RunRecords, type StepResult } from '../state/index.js';
+import { nodeCrypto } from '../state/crypto.js';
 
 export type { StepResult, ManifestRow };
 
 export function newRunId(d = new Date()): string {
-  return `${stamp(d)}-${crypto.randomBytes(3).toString('hex')}`;
+  return `${stamp(d)}-${nodeCrypto().randomBytes(3).toString('hex')}`;
 }
 
 export function durationS(r: StepResult): number {

@@ -1,8 +1,6 @@
 // Resilience: what to wait out and what to stop on (continuity-workflow-ui §3.3).
 // Everything here is pure except `reachable`, which does one DNS lookup and one TCP connect.
 
-import { lookup } from 'node:dns/promises';
-import { connect } from 'node:net';
 import { ConfigError } from '../errors.js';
 
 /** Retry policy. All durations are seconds. */
@@ -163,6 +161,9 @@ export async function reachable(host: string, port: number, timeoutSec: number =
     timer = setTimeout(() => resolve(false), Math.max(0, timeoutSec) * 1000);
   });
   const attempt = (async (): Promise<boolean> => {
+    // loaded here, not with the module: every command reaches this file through the budget's failure
+    // classes (src/cli/program.ts → runtime/limits → failure), and `flower status` never probes
+    const [{ lookup }, { connect }] = await Promise.all([import('node:dns/promises'), import('node:net')]);
     const { address, family } = await lookup(host);
     const left = deadline - Date.now();
     if (left <= 0) return false;

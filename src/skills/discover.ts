@@ -8,11 +8,11 @@
  * Never `.claude/` or `~/.claude`: a run must behave the same on every machine (contract 5). A broken
  * SKILL.md is skipped with one warning naming the file; the run goes on.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { SKILL_FILE, parseSkill } from './skill.js';
+import { nodeCrypto } from '../state/crypto.js';
 
 export type SkillSource = 'project' | 'user' | 'plugin';
 
@@ -63,7 +63,7 @@ const HASH_BYTES = 4 * 1024 * 1024;
 
 /** sha256 over every file of a folder (sorted relative paths, then contents): what a manifest row records. */
 export function folderHash(dir: string): string {
-  const h = crypto.createHash('sha256');
+  const h = nodeCrypto().createHash('sha256');
   for (const rel of listFiles(dir)) {
     const abs = path.join(dir, rel);
     h.update(rel).update('\0');

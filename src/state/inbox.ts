@@ -13,7 +13,6 @@
  * the way the run lock does. An item taken by a process that died before it finished stays in taken/
  * (at most once: it is never applied a second time).
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { keepAside, writeFileAtomic } from './files.js';
@@ -31,6 +30,7 @@ import {
   type RunInbox,
   type WaitingSet,
 } from './inbox-format.js';
+import { nodeCrypto } from './crypto.js';
 
 /** How often the watcher looks again when fs.watch says nothing (it misses events on some filesystems). */
 export const INBOX_POLL_MS = 1000;
@@ -42,7 +42,7 @@ let seq = 0;
 export function newItemId(now = new Date()): string {
   const t = now.toISOString().replace(/[-:.]/g, '');
   seq = (seq + 1) % 1000;
-  return `${t.slice(0, 15)}${t.slice(15, 18)}${String(seq).padStart(3, '0')}Z-${crypto.randomBytes(4).toString('hex')}`;
+  return `${t.slice(0, 15)}${t.slice(15, 18)}${String(seq).padStart(3, '0')}Z-${nodeCrypto().randomBytes(4).toString('hex')}`;
 }
 
 const missing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';

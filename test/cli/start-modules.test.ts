@@ -126,7 +126,11 @@ test('--help (and --version with more on the line) load commander and the usage 
 
 test('status and log read the run dir and sessions.db without the SDK, zod, the PostgreSQL driver, YAML, the flow, the Runtime, the views, the ui or the sim', async () => {
   for (const args of [['status'], ['log'], ['status', '--json']]) {
-    const got = names((await loaded(args)).modules);
+    const { modules } = await loaded(args);
+    // one file of flower's: each ES module file costs Node its own resolve, read and link (scripts/bundle.mjs)
+    const files = modules.filter((m) => m.startsWith(pathToFileURL(path.join(ROOT, 'dist')).href));
+    assert.deepEqual(files, [pathToFileURL(path.join(ROOT, 'dist', 'bundle', 'look.js')).href], `flower ${args.join(' ')} loaded one file of dist/`);
+    const got = names(modules);
     assert.ok(
       got.has('dist/cli/status.js') && got.has('dist/state/schemas.js') && got.has('valibot') && got.has('better-sqlite3'),
       `flower ${args.join(' ')} read the run dir (${[...got].join(', ')})`,
@@ -169,7 +173,7 @@ test('once loads the SDK and the Runtime, not zod (its tool schemas load with a 
   }
 });
 
-test('the bin runs dist/bundle/ when the bundle script marked dist/cli/ as its source, else dist/cli/ (a tsc run alone never runs a stale bundle)', async () => {
+test('the bin runs dist/bundle/ (look.js for status and log) when the bundle script marked dist/cli/ as its source, else dist/cli/ (a tsc run alone never runs a stale bundle)', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flower-bin-'));
   try {
     fs.mkdirSync(path.join(dir, 'bin'));
@@ -190,14 +194,19 @@ test('the bin runs dist/bundle/ when the bundle script marked dist/cli/ as its s
     assert.equal(await run('status'), 'cli status (exit 3)', 'no bundle: dist/cli/');
     // what scripts/bundle.mjs leaves: the bundle, and its line at the end of dist/cli/index.js
     fake('dist/bundle/cli.js', 'bundle');
+    fake('dist/bundle/look.js', 'look');
     const built = /^const BUILT = '(.*)\\n';$/m.exec(fs.readFileSync(BIN, 'utf8'))?.[1];
     assert.ok(built, 'bin/flower.js names the line');
     assert.ok(fs.readFileSync(path.join(ROOT, 'scripts', 'bundle.mjs'), 'utf8').includes(`'${built}\\n'`), 'scripts/bundle.mjs writes the same line');
     fake('dist/cli/index.js', 'cli', `${built}\n`);
-    assert.equal(await run('status', '--json'), 'bundle status --json (exit 3)', 'bundled from this compile: the bundle');
+    assert.equal(await run('report', '--json'), 'bundle report --json (exit 3)', 'bundled from this compile: the bundle');
+    assert.equal(await run('status', '--json'), 'look status --json (exit 3)', 'status: its own file of the bundle');
+    assert.equal(await run('log'), 'look log (exit 3)', 'log: the same file as status');
+    assert.equal(await run('-w', '.', 'status'), 'bundle -w . status (exit 3)', 'a flag before the command: the whole CLI');
+    assert.equal(await run('log', '--help'), 'bundle log --help (exit 3)', 'their help: the whole CLI (it loads none of their modules)');
     // file times do not count: npm stamps an installed package's files as it unpacks them
     fs.utimesSync(path.join(dir, 'dist', 'bundle', 'cli.js'), 1_000_000, 1_000_000);
-    assert.equal(await run('log'), 'bundle log (exit 3)', 'an older bundle file of the same build: the bundle');
+    assert.equal(await run('stop'), 'bundle stop (exit 3)', 'an older bundle file of the same build: the bundle');
     fake('dist/cli/index.js', 'cli');
     assert.equal(await run('log'), 'cli log (exit 3)', 'compiled again (tsc writes the file without the line): dist/cli/');
     assert.equal(await run('--version'), '9.8.7 (exit 0)', "--version alone is package.json's, neither is loaded");
