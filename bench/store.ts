@@ -185,7 +185,7 @@ export async function main(o: StoreBenchOptions = {}): Promise<BenchRow[]> {
  * round 0 warms the page cache and the JIT and is not counted. Wall and CPU ms per variant, per round.
  */
 /**
- * Entries per second of the bare SQL under a store with the spec's schema (handoff-context §2.7): the file
+ * Entries per second of the bare SQL under a store with the spec's schema (src/store/sqlite-open.ts): the file
  * opened as the store opens it, JSON.stringify + the same INSERT per entry, one meta upsert per batch.
  */
 function bareAppend(dbPath: string, entries: SessionStoreEntry[]): number {
