@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import type { SessionStoreEntry } from '@anthropic-ai/claude-agent-sdk';
 import { SqliteSessionStore, storeKeyOf } from '../src/store/index.js';
 import { openDatabase } from '../src/store/sqlite-open.js';
+import { INSERT_SQL, PUT_META_SQL } from '../src/store/sqlite.js';
 import { argInt, fmtMs, fmtRatio, isMain, median, ms, table, type BenchRow } from './measure.js';
 import { KEY, SID, makeTranscript } from './transcript.js';
 
@@ -142,25 +143,8 @@ export async function main(o: StoreBenchOptions = {}): Promise<BenchRow[]> {
           met: append >= APPEND_GOAL,
           figures: { unit: 'per_s', baseline: rawRate, flower: append, ratio: appendRatio },
         },
-        {
-          key: 'store.append.ceiling',
-          measure: `bare SQL append, in memory (the schema's ceiling here)`,
-          baseline: '—',
-          flower: `${Math.round(memRate)}/s`,
-          ratio: '—',
-          goal: '(report)',
-          met: null,
-          figures: { unit: 'per_s', baseline: null, flower: memRate, ratio: null },
-        },
-        {
-          measure: 'store append, 1 per call (eager)',
-          baseline: '—',
-          flower: `${Math.round(eager)}/s`,
-          ratio: '—',
-          goal: '(info)',
-          met: null,
-          figures: { unit: 'per_s', baseline: null, flower: eager, ratio: null },
-        },
+        { key: 'store.append.ceiling', ...rateOnly(`bare SQL append, in memory (the schema's ceiling here)`, memRate, '(report)') },
+        rateOnly('store append, 1 per call (eager)', eager, '(info)'),
         {
           measure: `store load, ${N / 1000}k entries`,
           baseline: `${fmtMs(base)} jsonl`,
@@ -184,6 +168,19 @@ export async function main(o: StoreBenchOptions = {}): Promise<BenchRow[]> {
  * Times every variant once per round, in an order that rotates so none always follows another's garbage;
  * round 0 warms the page cache and the JIT and is not counted. Wall and CPU ms per variant, per round.
  */
+/** A row with a rate and no baseline to divide it by. */
+function rateOnly(measure: string, rate: number, goal: string): BenchRow {
+  return {
+    measure,
+    baseline: '—',
+    flower: `${Math.round(rate)}/s`,
+    ratio: '—',
+    goal,
+    met: null,
+    figures: { unit: 'per_s', baseline: null, flower: rate, ratio: null },
+  };
+}
+
 /**
  * Entries per second of the bare SQL under a store with the spec's schema (src/store/sqlite-open.ts): the file
  * opened as the store opens it, JSON.stringify + the same INSERT per entry, one meta upsert per batch.
@@ -191,12 +188,8 @@ export async function main(o: StoreBenchOptions = {}): Promise<BenchRow[]> {
 function bareAppend(dbPath: string, entries: SessionStoreEntry[]): number {
   const db = openDatabase(dbPath);
   try {
-    const insert = db.prepare<[string, number, string | null, string]>(
-      'INSERT INTO entries(store_key, seq, uid, payload) VALUES(?, ?, ?, ?) ON CONFLICT(store_key, uid) WHERE uid IS NOT NULL DO NOTHING',
-    );
-    const meta = db.prepare<[string, number, number]>(
-      'INSERT INTO meta(store_key, mtime, next_seq) VALUES(?, ?, ?) ON CONFLICT(store_key) DO UPDATE SET mtime = excluded.mtime, next_seq = excluded.next_seq',
-    );
+    const insert = db.prepare<[string, number, string | null, string]>(INSERT_SQL);
+    const meta = db.prepare<[string, number, number]>(PUT_META_SQL);
     const sk = storeKeyOf(KEY);
     let seq = 0;
     const batch = db.transaction((from: number) => {

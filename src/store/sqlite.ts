@@ -16,6 +16,14 @@ export { MIN_FREE_BYTES } from './sqlite-writable.js';
 
 type MetaRow = { mtime: number; next_seq: number };
 
+/**
+ * An append's two statements (bench/store.ts times the same SQL bare). Conflicts on the uid index are
+ * replays and are skipped; a (store_key, seq) conflict would be a bug and must raise, so no blanket OR IGNORE.
+ */
+export const INSERT_SQL = 'INSERT INTO entries(store_key, seq, uid, payload) VALUES(?, ?, ?, ?) ON CONFLICT(store_key, uid) WHERE uid IS NOT NULL DO NOTHING';
+export const PUT_META_SQL =
+  'INSERT INTO meta(store_key, mtime, next_seq) VALUES(?, ?, ?) ON CONFLICT(store_key) DO UPDATE SET mtime = excluded.mtime, next_seq = excluded.next_seq';
+
 /** Rows per range a load reads (seqs are dense: append gives each new row the next one). */
 const LOAD_CHUNK = 256;
 type SummaryRow = { session_id: string; mtime: number; data: string };
@@ -64,15 +72,8 @@ export class SqliteSessionStore implements SessionStore {
     const db = this.db;
     return {
       getMeta: db.prepare<[string], MetaRow>('SELECT mtime, next_seq FROM meta WHERE store_key = ?'),
-      putMeta: db.prepare<[string, number, number]>(
-        'INSERT INTO meta(store_key, mtime, next_seq) VALUES(?, ?, ?) ' +
-          'ON CONFLICT(store_key) DO UPDATE SET mtime = excluded.mtime, next_seq = excluded.next_seq',
-      ),
-      // Conflicts on the uid index are replays and are skipped; a (store_key, seq) conflict
-      // would be a bug and must raise, so no blanket OR IGNORE.
-      insert: db.prepare<[string, number, string | null, string]>(
-        'INSERT INTO entries(store_key, seq, uid, payload) VALUES(?, ?, ?, ?) ' + 'ON CONFLICT(store_key, uid) WHERE uid IS NOT NULL DO NOTHING',
-      ),
+      putMeta: db.prepare<[string, number, number]>(PUT_META_SQL),
+      insert: db.prepare<[string, number, string | null, string]>(INSERT_SQL),
       // a load reads seq ranges of LOAD_CHUNK rows with .all(): one call into SQLite per range, and only a
       // range's payload strings alive at a time (bench/store.ts: ~10 % less than iterating row by row)
       load: db.prepare<[string, number, number], string>('SELECT payload FROM entries WHERE store_key = ? AND seq >= ? AND seq < ? ORDER BY seq').pluck(),
